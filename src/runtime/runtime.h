@@ -1,0 +1,68 @@
+// The assembled system: config + store + registry with its filter chain + tools + policy.
+// Built once per process by the CLI and the gateway; every entry point calls through it so
+// that policy, rate limiting, validation and scrubbing apply the same way everywhere.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "config/config.h"
+#include "core/call_log.h"
+#include "core/error.h"
+#include "core/registry.h"
+#include "scrub/scrubber.h"
+
+namespace clawtools {
+
+class PolicyEngine;
+
+struct RuntimeOptions {
+  std::string config_path;  // empty: defaults only
+  std::string workspace;    // overrides config `workspace`
+  std::string db_url;       // overrides config `db`; SQLite path or postgres:// URL
+  LogLevel log_level = LogLevel::kInfo;
+};
+
+enum class DefinitionFormat { kOpenAI, kAnthropic };
+
+// Which tools a model would be offered (policy inputs).
+struct ToolQuery {
+  std::string agent_id;
+  std::string provider;
+  int subagent_depth = 0;
+  std::vector<std::string> group_allow;
+};
+
+class Runtime {
+ public:
+  static Expected<std::unique_ptr<Runtime>> Create(const RuntimeOptions& options);
+  ~Runtime();
+
+  // Runs one call through the full pipeline (policy, rate limit, validation, scrubbing, log).
+  CallOutcome Call(const CallRequest& request) const;
+
+  // The tool definitions the model would get for `query`, in the provider's format.
+  Json ToolDefinitions(const ToolQuery& query, DefinitionFormat format) const;
+  // For every registered tool: survives or not, and the policy step and list entry that decided.
+  Json ExplainTools(const ToolQuery& query) const;
+
+  const Config& config() const { return *config_; }
+  const Registry& registry() const { return *registry_; }
+  Registry& registry() { return *registry_; }
+  const Scrubber& scrubber() const { return *scrubber_; }
+  CallLog& log() const { return *log_; }
+  PolicyEngine& policy() const { return *policy_; }
+  const std::string& workspace() const { return workspace_; }
+
+ private:
+  Runtime() = default;
+
+  std::shared_ptr<const Config> config_;
+  std::shared_ptr<CallLog> log_;
+  std::shared_ptr<Scrubber> scrubber_;
+  std::shared_ptr<PolicyEngine> policy_;
+  std::unique_ptr<Registry> registry_;
+  std::string workspace_;
+};
+
+}  // namespace clawtools
