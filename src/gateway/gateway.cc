@@ -1,0 +1,451 @@
+// The only Beast/Asio translation unit of the gateway: keep it that way (compile cost).
+#include "gateway/gateway.h"
+
+#include <strings.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http.hpp>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "gateway/auth.h"
+#include "gateway/listen_address.h"
+#include "gateway/routes.h"
+#include "version.h"
+
+namespace clawtools {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr auto kNoThrow = asio::as_tuple(asio::use_awaitable);
+
+struct Connection {
+  explicit Connection(tcp::socket socket) : stream(std::move(socket)) {}
+  beast::tcp_stream stream;
+  // True while waiting for the next request, so shutdown may drop the connection. Only
+  // touched on the connection's strand.
+  bool idle = false;
+};
+
+std::string_view View(beast::string_view s) {
+  return {s.data(), s.size()};
+}
+
+HttpResponse InvokeHandler(const Route& route, const HttpRequest& request, CallLog& log) {
+  try {
+    return route.handler(request);
+  } catch (const std::exception& e) {
+    log.Event(LogLevel::kError, "http handler failed",
+              Json{{"route", route.pattern}, {"error", e.what()}});
+    return ErrorResponse(500, "internal error");
+  }
+}
+
+// Parameters by value: the coroutine outlives the caller's locals while it waits on the pool.
+asio::awaitable<HttpResponse> RunOnPool(const Route* route, HttpRequest request, CallLog* log) {
+  co_return InvokeHandler(*route, request, *log);
+}
+
+// The answer to a failed read, or nullopt when the connection should just close (peer gone,
+// timeout, shutdown).
+std::optional<HttpResponse> ReplyToReadError(const beast::error_code& ec, size_t max_body) {
+  if (ec == http::error::body_limit) {
+    return ErrorResponse(413, "request body exceeds " + std::to_string(max_body) + " bytes");
+  }
+  if (ec == http::error::header_limit) return ErrorResponse(431, "request header too large");
+  if (ec == http::error::end_of_stream || ec == http::error::partial_message) return std::nullopt;
+  if (ec.category() == http::make_error_code(http::error::bad_method).category()) {
+    return ErrorResponse(400, "malformed HTTP request");
+  }
+  return std::nullopt;
+}
+
+Status WritePortFile(const std::string& path, uint16_t port) {
+  // Written then renamed, so a reader polling for the file never sees it half-written.
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << port << "\n";
+    if (!out.flush()) return Fail(ErrorCode::kUnavailable, "cannot write port file " + path);
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) return Fail(ErrorCode::kUnavailable, "cannot write port file " + path, ec.message());
+  return {};
+}
+
+}  // namespace
+
+class Gateway::Impl {
+ public:
+  Impl(Runtime& runtime, GatewayOptions options) : runtime_(runtime), options_(std::move(options)) {
+    AddCoreRoutes(router_, runtime_, shutdown_.get_token());
+  }
+
+  ~Impl() {
+    Stop();
+    Wait();
+  }
+
+  Router& router() { return router_; }
+  uint16_t port() const { return port_; }
+
+  Status Start() {
+    auto address = ParseListenAddress(options_.listen);
+    if (!address) return std::unexpected(address.error());
+    token_ = options_.token.empty() ? runtime_.config().gateway_token() : options_.token;
+    if (token_.empty() && !IsLoopback(*address)) {
+      return Fail(ErrorCode::kPermissionDenied,
+                  "refusing to listen on " + address->ToString() +
+                      " without a token: set gateway.token or CLAWTOOLS_TOKEN, or listen on "
+                      "127.0.0.1");
+    }
+
+    beast::error_code ec;
+    tcp::endpoint endpoint(asio::ip::make_address(address->host, ec), address->port);
+    if (!ec) acceptor_.open(endpoint.protocol(), ec);
+    if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor_.bind(endpoint, ec);
+    if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+      beast::error_code ignored;
+      acceptor_.close(ignored);
+      return Fail(ErrorCode::kUnavailable,
+                  "cannot listen on " + address->ToString() + ": " + ec.message());
+    }
+    port_ = acceptor_.local_endpoint().port();
+    address->port = port_;
+    if (!options_.port_file.empty()) {
+      if (auto written = WritePortFile(options_.port_file, port_); !written) {
+        beast::error_code ignored;
+        acceptor_.close(ignored);
+        return written;
+      }
+    }
+    std::fprintf(stderr, "clawtools gateway listening on http://%s\n", address->ToString().c_str());
+    runtime_.log().Event(LogLevel::kInfo, "gateway listening",
+                         Json{{"address", address->ToString()}, {"auth", !token_.empty()}});
+
+    unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    pool_.emplace(options_.worker_threads > 0 ? options_.worker_threads
+                                              : std::max(8u, 2 * hardware));
+    asio::co_spawn(accept_strand_, Accept(), asio::detached);
+    unsigned io_threads = options_.io_threads > 0 ? options_.io_threads : hardware;
+    for (unsigned i = 0; i < io_threads; ++i) io_threads_.emplace_back([this] { ioc_.run(); });
+    started_ = true;
+    return {};
+  }
+
+  void Stop() {
+    if (!started_ || stopping_.exchange(true)) return;
+    asio::co_spawn(accept_strand_, Drain(), asio::detached);
+  }
+
+  void Wait() {
+    std::lock_guard lock(wait_mu_);
+    for (std::thread& t : io_threads_) {
+      if (t.joinable()) t.join();
+    }
+    if (pool_) pool_->join();
+  }
+
+ private:
+  asio::awaitable<void> Accept() {
+    asio::steady_timer backoff(accept_strand_);
+    while (acceptor_.is_open()) {
+      asio::any_io_executor executor = asio::make_strand(ioc_);
+      auto [ec, socket] = co_await acceptor_.async_accept(executor, kNoThrow);
+      if (ec) {
+        if (ec == asio::error::operation_aborted || !acceptor_.is_open()) break;
+        // Out of descriptors and the like: back off instead of spinning.
+        runtime_.log().Event(LogLevel::kWarn, "gateway accept failed",
+                             Json{{"error", ec.message()}});
+        backoff.expires_after(std::chrono::milliseconds(100));
+        co_await backoff.async_wait(kNoThrow);
+        continue;
+      }
+      if (connections_.load() >= options_.max_connections) {
+        asio::co_spawn(executor, Reject(std::move(socket)), asio::detached);
+        continue;
+      }
+      auto connection = std::make_shared<Connection>(std::move(socket));
+      uint64_t id = Register(connection);
+      asio::co_spawn(executor, Serve(connection, id), asio::detached);
+    }
+  }
+
+  asio::awaitable<void> Serve(std::shared_ptr<Connection> conn, uint64_t id) {
+    beast::flat_buffer buffer;
+    while (!stopping_) {
+      http::request_parser<http::string_body> parser;
+      parser.header_limit(static_cast<uint32_t>(options_.max_header_bytes));
+      parser.body_limit(options_.max_body_bytes);
+
+      conn->idle = true;
+      conn->stream.expires_after(options_.header_timeout);
+      auto [ec, bytes] = co_await http::async_read_header(conn->stream, buffer, parser, kNoThrow);
+      conn->idle = false;
+      auto start = Clock::now();
+      if (!ec && !parser.is_done()) {
+        conn->stream.expires_after(options_.io_timeout);
+        std::string_view expect = View(parser.get()[http::field::expect]);
+        if (expect.size() == 12 && strncasecmp(expect.data(), "100-continue", 12) == 0) {
+          http::response<http::empty_body> proceed{http::status::continue_, 11};
+          std::tie(ec, bytes) = co_await http::async_write(conn->stream, proceed, kNoThrow);
+        }
+        if (!ec)
+          std::tie(ec, bytes) = co_await http::async_read(conn->stream, buffer, parser, kNoThrow);
+      }
+
+      HttpResponse response;
+      bool keep_alive = false;
+      bool unread_input = false;
+      std::string method =
+          parser.is_header_done() ? std::string(View(parser.get().method_string())) : "";
+      std::string target = parser.is_header_done() ? std::string(View(parser.get().target())) : "";
+      if (ec) {
+        auto reply = ReplyToReadError(ec, options_.max_body_bytes);
+        if (!reply) break;
+        response = std::move(*reply);
+        unread_input = true;
+      } else {
+        keep_alive = parser.get().keep_alive();
+        response = co_await Handle(parser.get());
+      }
+      keep_alive = keep_alive && !stopping_;
+      bool written = co_await Write(*conn, response, keep_alive);
+      LogRequest(method, target, response.status, start);
+      if (written && unread_input) co_await Linger(*conn);
+      if (!written || !keep_alive) break;
+    }
+    beast::error_code ignored;
+    conn->stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    Unregister(id);
+  }
+
+  // After rejecting a request whose body was not read, closing at once would make the kernel
+  // send RST for the unread bytes, and the client could lose our response. Read and drop input
+  // for a short while first.
+  asio::awaitable<void> Linger(Connection& conn) {
+    beast::error_code ignored;
+    conn.stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    conn.stream.expires_after(std::chrono::seconds(2));
+    std::array<char, 16 << 10> sink;
+    for (size_t total = 0; total < (64u << 20);) {
+      auto [ec, n] = co_await conn.stream.async_read_some(asio::buffer(sink), kNoThrow);
+      if (ec) break;
+      total += n;
+    }
+  }
+
+  asio::awaitable<HttpResponse> Handle(http::request<http::string_body>& message) {
+    HttpRequest request;
+    request.method = std::string(View(message.method_string()));
+    if (!ParseTarget(View(message.target()), request)) {
+      co_return ErrorResponse(400, "malformed request target");
+    }
+    for (const auto& field : message) {
+      request.headers.emplace_back(std::string(View(field.name_string())),
+                                   std::string(View(field.value())));
+    }
+    request.body = std::move(message.body());
+
+    RouteMatch match = router_.Match(request.method, request.path);
+    bool open = match.route != nullptr && match.route->traits.public_access;
+    if (!open && !token_.empty() && !BearerTokenMatches(request.Header("Authorization"), token_)) {
+      HttpResponse denied = ErrorResponse(401, "unauthorized");
+      denied.headers.emplace_back("WWW-Authenticate", "Bearer");
+      co_return denied;
+    }
+    if (match.route == nullptr) {
+      if (match.allowed_methods.empty()) {
+        co_return ErrorResponse(404, "no route for " + request.method + " " + request.path);
+      }
+      std::string allow;
+      for (const std::string& m : match.allowed_methods) allow += (allow.empty() ? "" : ", ") + m;
+      HttpResponse wrong = ErrorResponse(
+          405, request.method + " not allowed on " + request.path + " (allowed: " + allow + ")");
+      wrong.headers.emplace_back("Allow", allow);
+      co_return wrong;
+    }
+    if (match.bad_escape) co_return ErrorResponse(400, "malformed %-escape in path");
+    request.params = std::move(match.params);
+    if (match.route->traits.blocking) {
+      co_return co_await asio::co_spawn(
+          *pool_, RunOnPool(match.route, std::move(request), &runtime_.log()), asio::use_awaitable);
+    }
+    co_return InvokeHandler(*match.route, request, runtime_.log());
+  }
+
+  asio::awaitable<bool> Write(Connection& conn, const HttpResponse& response, bool keep_alive) {
+    http::response<http::string_body> message{static_cast<http::status>(response.status), 11};
+    message.set(http::field::server, "clawtools/" CLAWTOOLS_VERSION);
+    message.set(http::field::content_type, response.content_type);
+    for (const auto& [name, value] : response.headers) message.set(name, value);
+    message.body() = response.body;
+    message.keep_alive(keep_alive);
+    message.prepare_payload();
+    conn.stream.expires_after(options_.io_timeout);
+    auto [ec, bytes] = co_await http::async_write(conn.stream, message, kNoThrow);
+    co_return !ec;
+  }
+
+  asio::awaitable<void> Reject(tcp::socket socket) {
+    Connection conn(std::move(socket));
+    auto start = Clock::now();
+    HttpResponse busy = ErrorResponse(503, "too many connections");
+    co_await Write(conn, busy, false);
+    LogRequest("", "", busy.status, start);
+    beast::error_code ignored;
+    conn.stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  }
+
+  asio::awaitable<void> Drain() {
+    beast::error_code ignored;
+    acceptor_.close(ignored);
+    {
+      std::lock_guard lock(connections_mu_);
+      for (const auto& entry : connection_map_) {
+        std::shared_ptr<Connection> conn = entry.second;
+        asio::post(conn->stream.get_executor(), [conn] {
+          if (conn->idle) conn->stream.cancel();
+        });
+      }
+    }
+    asio::steady_timer timer(accept_strand_);
+    auto deadline = Clock::now() + options_.shutdown_grace;
+    while (connections_.load() > 0 && Clock::now() < deadline) {
+      timer.expires_after(std::chrono::milliseconds(20));
+      co_await timer.async_wait(kNoThrow);
+    }
+    if (int left = connections_.load(); left > 0) {
+      runtime_.log().Event(LogLevel::kWarn, "gateway shutdown grace expired",
+                           Json{{"connections", left}});
+      shutdown_.request_stop();
+    }
+    work_.reset();
+    ioc_.stop();
+  }
+
+  uint64_t Register(std::shared_ptr<Connection> conn) {
+    std::lock_guard lock(connections_mu_);
+    uint64_t id = next_connection_id_++;
+    connection_map_.emplace(id, std::move(conn));
+    ++connections_;
+    return id;
+  }
+
+  void Unregister(uint64_t id) {
+    std::lock_guard lock(connections_mu_);
+    connection_map_.erase(id);
+    --connections_;
+  }
+
+  void LogRequest(const std::string& method, const std::string& target, int status,
+                  Clock::time_point start) {
+    // The query string is left out: it may carry values the operator does not want logged.
+    std::string_view path = std::string_view(target).substr(0, target.find('?'));
+    double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    runtime_.log().Event(LogLevel::kInfo, "http",
+                         Json{{"method", method},
+                              {"path", path},
+                              {"status", status},
+                              {"duration_ms", std::round(ms * 1000) / 1000}});
+  }
+
+  Runtime& runtime_;
+  GatewayOptions options_;
+  Router router_;
+  std::string token_;
+  std::stop_source shutdown_;
+
+  asio::io_context ioc_;
+  asio::strand<asio::io_context::executor_type> accept_strand_{ioc_.get_executor()};
+  tcp::acceptor acceptor_{accept_strand_};
+  asio::executor_work_guard<asio::io_context::executor_type> work_{ioc_.get_executor()};
+  std::optional<asio::thread_pool> pool_;
+  std::vector<std::thread> io_threads_;
+  std::mutex wait_mu_;
+
+  std::atomic<bool> started_{false};
+  std::atomic<bool> stopping_{false};
+  uint16_t port_ = 0;
+
+  std::mutex connections_mu_;
+  std::map<uint64_t, std::shared_ptr<Connection>> connection_map_;
+  uint64_t next_connection_id_ = 0;
+  std::atomic<int> connections_{0};
+};
+
+Gateway::Gateway(Runtime& runtime, GatewayOptions options)
+    : impl_(std::make_unique<Impl>(runtime, std::move(options))) {}
+Gateway::~Gateway() = default;
+Router& Gateway::router() {
+  return impl_->router();
+}
+Status Gateway::Start() {
+  return impl_->Start();
+}
+uint16_t Gateway::port() const {
+  return impl_->port();
+}
+void Gateway::Wait() {
+  impl_->Wait();
+}
+void Gateway::Stop() {
+  impl_->Stop();
+}
+
+int RunGateway(Runtime& runtime, GatewayOptions options) {
+  Gateway gateway(runtime, std::move(options));
+  // Installed before Start so a signal that arrives while starting already stops gracefully.
+  asio::io_context signal_context;
+  asio::signal_set signals(signal_context, SIGINT, SIGTERM);
+  signals.async_wait([&](const beast::error_code& ec, int signal) {
+    if (ec) return;
+    runtime.log().Event(LogLevel::kInfo, "gateway stopping",
+                        Json{{"signal", signal == SIGINT ? "SIGINT" : "SIGTERM"}});
+    gateway.Stop();
+  });
+  if (auto started = gateway.Start(); !started) {
+    std::fprintf(stderr, "clawtools gateway: %s\n", started.error().log_message().c_str());
+    return 1;
+  }
+  std::thread signal_thread([&] { signal_context.run(); });
+  gateway.Wait();
+  signal_context.stop();
+  signal_thread.join();
+  return 0;
+}
+
+}  // namespace clawtools
