@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/json.h"
+
 namespace clawtools {
 
 enum class PeerKind { kUnspecified, kDirect, kGroup };
@@ -19,7 +21,7 @@ std::optional<PeerKind> ParsePeerKind(std::string_view s);
 // What the caller supplies for one call (the agent loop, the CLI, the HTTP API, the MCP server).
 struct CallRequest {
   std::string tool;
-  std::string args_json;  // raw JSON text; validated and parsed by the pipeline
+  Json args = Json::object();  // validated against the tool's schema by the pipeline
   std::string channel;
   std::string chat_id;
   PeerKind peer_kind = PeerKind::kUnspecified;
@@ -72,9 +74,10 @@ class CallContext {
   Clock::time_point deadline() const { return deadline_; }
   // Time left before the deadline, never negative.
   std::chrono::milliseconds remaining() const;
-  // True once the caller cancelled or the deadline passed. Long-running tools poll this
-  // or register a std::stop_callback on stop_token().
+  // Cancellation is cooperative: a tool that blocks waits on stop_token() (std::stop_callback)
+  // and bounds its waits by deadline(). The registry checks both before the tool starts.
   bool cancelled() const { return stop_.stop_requested(); }
+  bool expired() const { return Clock::now() >= deadline_; }
   std::stop_token stop_token() const { return stop_; }
 
  private:

@@ -18,10 +18,15 @@
 
 namespace clawtools {
 
+class Registry;
+
 struct CallState {
   const CallRequest& request;
   const CallContext& ctx;
   const Tool& tool;
+  // The registry running the call (a clone shares its parent's filters, so a filter that needs
+  // the tool set reads it from here).
+  const Registry* registry = nullptr;
 };
 
 class CallFilter {

@@ -53,6 +53,8 @@ class Registry {
   std::map<std::string, std::string, std::less<>> Aliases() const;
   std::vector<std::shared_ptr<const Tool>> Tools() const;
   size_t size() const;
+  // Bumped on every change to the tool or alias set; caches (policy) key on it.
+  uint64_t generation() const;
 
   // Filters run in the order added. Add them while wiring, before serving calls.
   void AddFilter(std::shared_ptr<CallFilter> filter);
@@ -71,7 +73,10 @@ class Registry {
   mutable std::shared_mutex mu_;
   std::map<std::string, std::shared_ptr<const Tool>, std::less<>> tools_;
   std::map<std::string, std::string, std::less<>> aliases_;
-  std::vector<std::shared_ptr<CallFilter>> filters_;
+  using FilterChain = std::vector<std::shared_ptr<CallFilter>>;
+  // Copy-on-write: a call snapshots the chain with one refcount increment.
+  std::shared_ptr<const FilterChain> filters_;
+  uint64_t generation_ = 0;
 };
 
 }  // namespace clawtools
