@@ -1,0 +1,25 @@
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/runtime_flags.h"
+#include "gateway/gateway.h"
+
+namespace clawtools::cli {
+
+int RunServe(const ServeFlags& flags) {
+  auto runtime = MakeRuntime(flags.common, LogLevel::kInfo);
+  if (!runtime) {
+    std::cerr << "clawtools serve: " << runtime.error().log_message() << "\n";
+    return kExitFailure;
+  }
+  GatewayOptions opts;
+  opts.listen = flags.listen.empty() ? (*runtime)->config().gateway_listen() : flags.listen;
+  opts.port_file = flags.port_file;
+  const Json& gw = (*runtime)->config().root().value("gateway", Json::object());
+  opts.max_body_bytes = gw.value("max_body_bytes", opts.max_body_bytes);
+  opts.io_threads = gw.value("io_threads", opts.io_threads);
+  opts.worker_threads = gw.value("worker_threads", opts.worker_threads);
+  return RunGateway(**runtime, opts);
+}
+
+}  // namespace clawtools::cli

@@ -1,0 +1,58 @@
+// The CLI's subcommands, one function each. main.cc parses flags (CLI11 lives only there)
+// and calls these; each returns the process exit code.
+//
+// Exit codes (a public contract): 0 success / call dispatched (even when the tool reported
+// an error), 1 runtime failure (bad config, unreachable store), 2 usage error.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clawtools::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+
+struct CommonFlags {
+  std::string config;
+  std::string workspace;
+  std::string db;
+  std::string log_level;  // empty: warn for one-shot commands, info for serve
+};
+
+struct CallFlags {
+  CommonFlags common;
+  std::string tool;
+  std::optional<std::string> args_json;  // nullopt: read stdin
+  std::string session, channel, chat_id, peer_kind, agent, user, provider;
+  std::vector<std::string> group_allow;
+  int subagent_depth = 0;
+  int timeout_ms = 0;
+};
+int RunCall(const CallFlags& flags);
+
+struct ToolsFlags {
+  CommonFlags common;
+  std::string agent, provider, format = "openai";
+  std::vector<std::string> group_allow;
+  int subagent_depth = 0;
+  bool explain = false;
+};
+int RunTools(const ToolsFlags& flags);
+
+struct ScrubFlags {
+  std::string config;
+  std::string file;  // empty or "-": stdin
+};
+int RunScrub(const ScrubFlags& flags);
+
+struct ServeFlags {
+  CommonFlags common;
+  std::string listen;
+  std::string port_file;
+};
+int RunServe(const ServeFlags& flags);
+
+}  // namespace clawtools::cli

@@ -1,0 +1,78 @@
+// clawtools: the command-line entry point. Flag parsing only; each subcommand lives in cmd_*.cc.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "cli/commands.h"
+#include "version.h"
+
+namespace {
+
+using namespace clawtools::cli;
+
+void AddCommon(CLI::App* cmd, CommonFlags& f) {
+  cmd->add_option("--config", f.config, "Config file (JSON with comments)");
+  cmd->add_option("--workspace", f.workspace, "Workspace directory (overrides the config)");
+  cmd->add_option("--db", f.db, "Store: a SQLite path or a postgres:// URL (overrides the config)");
+  cmd->add_option("--log-level", f.log_level, "debug|info|warn|error|off");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"clawtools: the tool-execution layer for LLM agents", "clawtools"};
+  app.set_version_flag("--version", std::string("clawtools ") + CLAWTOOLS_VERSION);
+  app.require_subcommand(1);
+
+  CallFlags call;
+  auto* c = app.add_subcommand("call", "Run one tool call through the full pipeline; prints one JSON object");
+  AddCommon(c, call.common);
+  c->add_option("tool", call.tool, "Tool name")->required();
+  c->add_option("args", call.args_json, "Arguments as a JSON object (default: stdin, or {} on a terminal)");
+  c->add_option("--session", call.session, "Session key (also the sandbox and rate-limit key)");
+  c->add_option("--channel", call.channel, "Channel name");
+  c->add_option("--chat-id", call.chat_id, "Chat id");
+  c->add_option("--peer-kind", call.peer_kind, "direct|group");
+  c->add_option("--agent", call.agent, "Agent id");
+  c->add_option("--user", call.user, "User id");
+  c->add_option("--provider", call.provider, "LLM provider name (for byProvider policy)");
+  c->add_option("--group-allow", call.group_allow, "Per-request allow list entry (repeatable)");
+  c->add_option("--subagent-depth", call.subagent_depth, "Subagent depth (0 = main agent)")->check(CLI::NonNegativeNumber);
+  c->add_option("--timeout-ms", call.timeout_ms, "Per-call deadline in milliseconds")->check(CLI::NonNegativeNumber);
+
+  ToolsFlags tools;
+  auto* t = app.add_subcommand("tools", "Print the tool definitions the model would get (JSON array)");
+  AddCommon(t, tools.common);
+  t->add_option("--agent", tools.agent, "Agent id");
+  t->add_option("--provider", tools.provider, "LLM provider name");
+  t->add_option("--subagent-depth", tools.subagent_depth, "Subagent depth (0 = main agent)");
+  t->add_option("--group-allow", tools.group_allow, "Per-request allow list entry (repeatable)");
+  t->add_option("--format", tools.format, "openai|anthropic");
+  t->add_flag("--explain", tools.explain, "For every tool: allowed or not, and the policy step and entry that decided");
+
+  ScrubFlags scrub;
+  auto* s = app.add_subcommand("scrub", "Redact credentials from FILE (or stdin), streaming to stdout");
+  s->add_option("file", scrub.file, "Input file; - or none for stdin");
+  s->add_option("--config", scrub.config, "Config whose secret values are redacted too");
+
+  ServeFlags serve;
+  auto* v = app.add_subcommand("serve", "Run the HTTP gateway");
+  AddCommon(v, serve.common);
+  v->add_option("--listen", serve.listen, "HOST:PORT (default from config, 127.0.0.1:18790)");
+  v->add_option("--port-file", serve.port_file, "Write the bound port here once listening");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
+  }
+
+  if (*c) return RunCall(call);
+  if (*t) return RunTools(tools);
+  if (*s) return RunScrub(scrub);
+  if (*v) return RunServe(serve);
+  return kExitUsage;
+}

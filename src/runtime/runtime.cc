@@ -1,0 +1,158 @@
+#include "runtime/runtime.h"
+
+#include <filesystem>
+
+#include "core/provider_defs.h"
+#include "core/rate_limit_filter.h"
+#include "core/scrub_filter.h"
+#include "policy/policy_engine.h"
+#include "policy/policy_filter.h"
+#include "runtime/builtin_tools.h"
+
+extern char** environ;
+
+namespace clawtools {
+namespace {
+
+bool CredentialLikeEnvName(std::string_view name) {
+  for (const char* needle : {"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "DATABASE_URL", "DSN"}) {
+    if (name.find(needle) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+// The gateway's own secrets (API keys in its environment, configured tokens) are redacted from
+// every tool output, whatever form a tool prints them in.
+void RegisterKnownSecrets(const Config& config, Scrubber& scrubber) {
+  for (const auto& s : config.secret_values()) scrubber.AddSecret(s);
+  if (auto it = config.root().find("tools"); it != config.root().end()) {
+    for (const auto& v : it->value("scrub_values", Json::array())) scrubber.AddSecret(v.get<std::string>());
+  }
+  for (char** e = environ; e && *e; ++e) {
+    std::string_view kv(*e);
+    auto eq = kv.find('=');
+    if (eq == std::string_view::npos) continue;
+    std::string_view name = kv.substr(0, eq), value = kv.substr(eq + 1);
+    if (value.size() >= 8 && CredentialLikeEnvName(name)) scrubber.AddSecret(value);
+  }
+}
+
+std::vector<RateRule> RateRules(const Config& config) {
+  std::vector<RateRule> rules;
+  const Json& tools = config.root().value("tools", Json::object());
+  if (auto per_hour = tools.value("rate_limit_per_hour", 0.0); per_hour > 0) {
+    rules.push_back({RateScope::kSession, RateLimit::PerHour(per_hour)});
+  }
+  for (const auto& r : tools.value("rate_limits", Json::array())) {
+    RateRule rule;
+    rule.scope = ParseRateScope(r.value("scope", "session")).value_or(RateScope::kSession);
+    double per_second = r.value("per_second", 0.0) + r.value("per_minute", 0.0) / 60.0 +
+                        r.value("per_hour", 0.0) / 3600.0;
+    rule.limit.per_second = per_second;
+    rule.limit.burst = r.value("burst", std::max(1.0, per_second));
+    rule.limit.max_keys = r.value("max_keys", size_t{100000});
+    rules.push_back(rule);
+  }
+  return rules;
+}
+
+}  // namespace
+
+Runtime::~Runtime() = default;
+
+Expected<std::unique_ptr<Runtime>> Runtime::Create(const RuntimeOptions& options) {
+  std::unique_ptr<Runtime> rt(new Runtime());
+
+  Config config;
+  if (!options.config_path.empty()) {
+    auto loaded = Config::LoadFile(options.config_path);
+    if (!loaded) return std::unexpected(loaded.error());
+    config = std::move(*loaded);
+  }
+  if (!options.workspace.empty()) config.SetOverride("/workspace", options.workspace);
+  if (!options.db_url.empty()) config.SetOverride("/db", options.db_url);
+
+  LogLevel level = options.log_level;
+  if (auto l = config.root().find("log"); l != config.root().end() && l->contains("level")) {
+    level = ParseLogLevel((*l)["level"].get<std::string>()).value_or(level);
+  }
+  rt->log_ = std::make_shared<CallLog>(level);
+
+  std::error_code ec;
+  rt->workspace_ = std::filesystem::absolute(config.workspace(), ec).lexically_normal().string();
+  if (!rt->workspace_.empty() && rt->workspace_.size() > 1 && rt->workspace_.back() == '/') {
+    rt->workspace_.pop_back();
+  }
+  std::filesystem::create_directories(rt->workspace_, ec);
+  if (ec) {
+    return Fail(ErrorCode::kUnavailable, "cannot create workspace " + rt->workspace_ + ": " + ec.message());
+  }
+
+  rt->scrubber_ = std::make_shared<Scrubber>();
+  RegisterKnownSecrets(config, *rt->scrubber_);
+  std::weak_ptr<Scrubber> weak = rt->scrubber_;
+  rt->log_->set_redactor([weak](std::string_view s) {
+    auto sc = weak.lock();
+    return sc ? sc->Scrub(s) : std::string(s);
+  });
+
+  RegistryOptions ropts;
+  ropts.workspace = rt->workspace_;
+  const Json& tools = config.root().value("tools", Json::object());
+  if (auto t = tools.value("timeout_sec", 0); t > 0) ropts.default_timeout = std::chrono::seconds(t);
+  rt->registry_ = std::make_unique<Registry>(ropts, rt->log_);
+
+  std::vector<std::string> warnings;
+  auto policy = PolicyConfig::FromJson(config.root(), &warnings);
+  if (!policy) return std::unexpected(policy.error());
+  for (auto& w : warnings) config.AddWarning(std::move(w));
+  rt->policy_ = std::make_shared<PolicyEngine>(std::move(*policy));
+
+  // The chain, in order: policy (a refused call costs nothing else), rate limit, scrubbing.
+  rt->registry_->AddFilter(std::make_shared<PolicyFilter>(rt->policy_, rt->registry_.get()));
+  if (auto rules = RateRules(config); !rules.empty()) {
+    rt->registry_->AddFilter(std::make_shared<RateLimitFilter>(std::move(rules)));
+  }
+  if (config.scrub_credentials()) {
+    rt->registry_->AddFilter(std::make_shared<ScrubFilter>(rt->scrubber_));
+  }
+
+  if (auto s = RegisterBuiltinTools(config, rt->workspace_, *rt->registry_); !s) {
+    return std::unexpected(s.error());
+  }
+
+  for (const auto& w : config.warnings()) rt->log_->Event(LogLevel::kWarn, "config", {{"warning", w}});
+  rt->config_ = std::make_shared<const Config>(std::move(config));
+  return rt;
+}
+
+CallOutcome Runtime::Call(const CallRequest& request) const { return registry_->Execute(request); }
+
+namespace {
+
+PolicyQuery ToPolicyQuery(const ToolQuery& q) {
+  return PolicyQuery{q.agent_id, q.provider, q.subagent_depth, q.group_allow};
+}
+
+}  // namespace
+
+// Aliases are accepted on calls but not offered as separate definitions: GoClaw sent up to 13
+// duplicate definitions, which costs prompt tokens and confuses models.
+Json Runtime::ToolDefinitions(const ToolQuery& query, DefinitionFormat format) const {
+  Json defs = Json::array();
+  auto allowed = policy_->Allowed(*registry_, ToPolicyQuery(query));
+  for (const auto& name : *allowed) {
+    auto tool = registry_->Get(name);
+    if (!tool) continue;
+    defs.push_back(format == DefinitionFormat::kOpenAI ? OpenAIToolDef(*tool) : AnthropicToolDef(*tool));
+  }
+  return defs;
+}
+
+Json Runtime::ExplainTools(const ToolQuery& query) const {
+  Json out = Json::array();
+  for (const auto& d : policy_->Explain(*registry_, ToPolicyQuery(query))) out.push_back(d.ToJson());
+  return out;
+}
+
+}  // namespace clawtools
