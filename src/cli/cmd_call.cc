@@ -34,7 +34,7 @@ int RunCall(const CallFlags& flags) {
     return kExitUsage;
   }
 
-  auto runtime = MakeRuntime(flags.common, LogLevel::kWarn);
+  auto runtime = MakeRuntime(flags.common, LogLevel::kError);
   if (!runtime) {
     std::cerr << "clawtools call: " << runtime.error().log_message() << "\n";
     return kExitFailure;

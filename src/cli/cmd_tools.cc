@@ -14,7 +14,7 @@ int RunTools(const ToolsFlags& flags) {
     std::cerr << "clawtools tools: --subagent-depth must be >= 0\n";
     return kExitUsage;
   }
-  auto runtime = MakeRuntime(flags.common, LogLevel::kWarn);
+  auto runtime = MakeRuntime(flags.common, LogLevel::kError);
   if (!runtime) {
     std::cerr << "clawtools tools: " << runtime.error().log_message() << "\n";
     return kExitFailure;

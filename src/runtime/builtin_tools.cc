@@ -43,8 +43,10 @@ FsOptions MakeFsOptions(const Config& config, const std::string& workspace) {
 
 }  // namespace
 
-Status RegisterBuiltinTools(const Config& config, const std::string& workspace, Registry& registry) {
-  for (auto& tool : MakeFsTools(MakeFsOptions(config, workspace))) {
+Status RegisterBuiltinTools(const Config& config, const std::string& workspace,
+                            std::vector<std::shared_ptr<const VirtualFileRouter>> routers,
+                            Registry& registry) {
+  for (auto& tool : MakeFsTools(MakeFsOptions(config, workspace), std::move(routers))) {
     if (auto s = registry.Register(std::move(tool)); !s) return s;
   }
   for (const auto& [alias, canonical] : kAliases) {

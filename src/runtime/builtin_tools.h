@@ -5,9 +5,13 @@
 
 #include "config/config.h"
 #include "core/registry.h"
+#include "tools/fs/virtual_files.h"
 
 namespace clawtools {
 
-Status RegisterBuiltinTools(const Config& config, const std::string& workspace, Registry& registry);
+// `routers` back the virtual files (context files and memory, kept in the store).
+Status RegisterBuiltinTools(const Config& config, const std::string& workspace,
+                            std::vector<std::shared_ptr<const VirtualFileRouter>> routers,
+                            Registry& registry);
 
 }  // namespace clawtools

@@ -8,6 +8,11 @@
 #include "policy/policy_engine.h"
 #include "policy/policy_filter.h"
 #include "runtime/builtin_tools.h"
+#include "store/agent_store.h"
+#include "store/context_file_router.h"
+#include "store/memory_router.h"
+#include "store/memory_store.h"
+#include "store/store.h"
 
 extern char** environ;
 
@@ -102,6 +107,7 @@ Expected<std::unique_ptr<Runtime>> Runtime::Create(const RuntimeOptions& options
   if (auto t = tools.value("timeout_sec", 0); t > 0) ropts.default_timeout = std::chrono::seconds(t);
   rt->registry_ = std::make_unique<Registry>(ropts, rt->log_);
 
+
   std::vector<std::string> warnings;
   auto policy = PolicyConfig::FromJson(config.root(), &warnings);
   if (!policy) return std::unexpected(policy.error());
@@ -117,7 +123,24 @@ Expected<std::unique_ptr<Runtime>> Runtime::Create(const RuntimeOptions& options
     rt->registry_->AddFilter(std::make_shared<ScrubFilter>(rt->scrubber_));
   }
 
-  if (auto s = RegisterBuiltinTools(config, rt->workspace_, *rt->registry_); !s) {
+  const std::string db_url = config.db_url();
+  if (!db_url.starts_with("postgres") && db_url.find('=') == std::string::npos && db_url != ":memory:") {
+    auto parent = std::filesystem::path(db_url.starts_with("sqlite:") ? db_url.substr(7) : db_url).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  }
+  auto opened = store::OpenStore(db_url);
+  if (!opened) return std::unexpected(opened.error());
+  rt->store_ = std::move(*opened);
+  rt->memory_ = std::make_unique<store::MemoryStore>(*rt->store_);
+  std::map<std::string, store::AgentType> agent_types;
+  for (const auto& a : config.root().value(Json::json_pointer("/agents/list"), Json::array())) {
+    if (auto t = store::ParseAgentType(a.value("type", "open"))) agent_types[a["id"]] = *t;
+  }
+  std::vector<std::shared_ptr<const VirtualFileRouter>> routers = {
+      std::make_shared<store::ContextFileRouter>(*rt->store_, std::move(agent_types)),
+      std::make_shared<store::MemoryRouter>(*rt->memory_)};
+
+  if (auto s = RegisterBuiltinTools(config, rt->workspace_, std::move(routers), *rt->registry_); !s) {
     return std::unexpected(s.error());
   }
 

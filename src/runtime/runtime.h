@@ -15,6 +15,11 @@
 namespace clawtools {
 
 class PolicyEngine;
+class VirtualFileRouter;
+namespace store {
+class Store;
+class MemoryStore;
+}  // namespace store
 
 struct RuntimeOptions {
   std::string config_path;  // empty: defaults only
@@ -52,6 +57,7 @@ class Runtime {
   const Scrubber& scrubber() const { return *scrubber_; }
   CallLog& log() const { return *log_; }
   PolicyEngine& policy() const { return *policy_; }
+  store::Store& store() const { return *store_; }
   const std::string& workspace() const { return workspace_; }
 
  private:
@@ -61,6 +67,9 @@ class Runtime {
   std::shared_ptr<CallLog> log_;
   std::shared_ptr<Scrubber> scrubber_;
   std::shared_ptr<PolicyEngine> policy_;
+  // Declared before the registry: tools hold routers that hold the store.
+  std::unique_ptr<store::Store> store_;
+  std::unique_ptr<store::MemoryStore> memory_;
   std::unique_ptr<Registry> registry_;
   std::string workspace_;
 };

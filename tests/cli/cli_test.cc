@@ -15,7 +15,7 @@ namespace {
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
 
-struct Run {
+struct RunResult {
   int code = -1;
   std::string out;
 };
@@ -38,12 +38,12 @@ class CliTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   // Runs the binary through sh; stdout captured, stderr to a file.
-  Run Exec(const std::string& args, const std::string& stdin_text = "") {
+  RunResult Exec(const std::string& args, const std::string& stdin_text = "") {
     std::string in = (dir_ / "stdin").string();
     std::ofstream(in) << stdin_text;
     std::string cmd = "CLAWTOOLS_HOME=" + Quote(home_) + " " + Quote(CLAWTOOLS_BIN_PATH) + " " + args +
                       " < " + Quote(in) + " 2> " + Quote((dir_ / "stderr").string());
-    Run r;
+    RunResult r;
     FILE* p = popen(cmd.c_str(), "r");
     std::array<char, 65536> buf;
     size_t n;
