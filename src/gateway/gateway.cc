@@ -176,6 +176,15 @@ class Gateway::Impl {
     for (std::thread& t : io_threads_) {
       if (t.joinable()) t.join();
     }
+    // Connections abandoned after the grace period: with the io threads gone nothing else
+    // touches them, so close them here instead of leaving clients hanging until destruction.
+    {
+      std::lock_guard lock(connections_mu_);
+      for (const auto& entry : connection_map_) {
+        beast::error_code ignored;
+        entry.second->stream.socket().close(ignored);
+      }
+    }
     if (pool_) pool_->join();
   }
 
@@ -223,8 +232,9 @@ class Gateway::Impl {
           http::response<http::empty_body> proceed{http::status::continue_, 11};
           std::tie(ec, bytes) = co_await http::async_write(conn->stream, proceed, kNoThrow);
         }
-        if (!ec)
+        if (!ec) {
           std::tie(ec, bytes) = co_await http::async_read(conn->stream, buffer, parser, kNoThrow);
+        }
       }
 
       HttpResponse response;

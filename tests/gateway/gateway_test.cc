@@ -285,6 +285,24 @@ TEST_F(GatewayTest, TokenGuardsEverythingButHealthz) {
   EXPECT_EQ(client.Get("/v2/nothing", auth).status, 404);
 }
 
+TEST_F(GatewayTest, TokenComesFromTheConfigFile) {
+  auto path = std::filesystem::temp_directory_path() /
+              ("clawtools-gw-config-" + std::to_string(getpid()) + ".json");
+  std::ofstream(path) << R"({"gateway": {"token": "from-file"}})";
+  auto runtime =
+      Runtime::Create(RuntimeOptions{.config_path = path.string(), .log_level = LogLevel::kWarn});
+  std::filesystem::remove(path);
+  ASSERT_TRUE(runtime) << runtime.error().log_message();
+  Gateway gateway(**runtime, Options());
+  ASSERT_TRUE(gateway.Start());
+  HttpClient client(gateway.port());
+  EXPECT_EQ(client.Get("/v1/tools").status, 401);
+  EXPECT_EQ(client.Get("/v1/tools", {"Authorization: Bearer from-file"}).status, 200);
+  gateway.Stop();
+  gateway.Wait();
+}
+
+// Also without a config file: `clawtools serve` with only CLAWTOOLS_TOKEN set must not run open.
 TEST_F(GatewayTest, TokenComesFromTheEnvironmentThroughConfig) {
   setenv("CLAWTOOLS_TOKEN", "from-env", 1);
   auto runtime = Runtime::Create(RuntimeOptions{.log_level = LogLevel::kWarn});
