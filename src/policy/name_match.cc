@@ -10,6 +10,11 @@ bool IsGlob(std::string_view pattern) {
 }
 
 bool GlobMatch(std::string_view pattern, std::string_view name) {
+  // Fast path for the common shapes "prefix*" and "*suffix" (one star, at an end).
+  if (pattern.find('*') == pattern.rfind('*')) {
+    if (pattern.ends_with('*')) return name.starts_with(pattern.substr(0, pattern.size() - 1));
+    if (pattern.starts_with('*')) return name.ends_with(pattern.substr(1));
+  }
   // Greedy matching with backtracking to the last '*': the classic linear-space algorithm.
   size_t p = 0, n = 0;
   size_t star = std::string_view::npos, resume = 0;
@@ -31,18 +36,12 @@ bool GlobMatch(std::string_view pattern, std::string_view name) {
   return p == pattern.size();
 }
 
-namespace {
-char Lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-}  // namespace
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (Lower(a[i]) != Lower(b[i])) return false;
+std::string AsciiLower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
-  return true;
+  return out;
 }
 
 size_t EditDistance(std::string_view a, std::string_view b, size_t cap) {

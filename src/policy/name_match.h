@@ -4,6 +4,7 @@
 // lists, which GoClaw compares with EqualFold; both rules live here so they cannot drift.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace clawtools::policy {
@@ -15,9 +16,8 @@ bool IsGlob(std::string_view pattern);
 // Case-sensitive. Linear in |pattern| * |name| in the worst case, no allocation.
 bool GlobMatch(std::string_view pattern, std::string_view name);
 
-// ASCII case-insensitive equality: tool names are ASCII identifiers, so locale rules do not
-// apply. Does not allocate.
-bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+// ASCII lower case: tool names are ASCII identifiers, so locale rules do not apply.
+std::string AsciiLower(std::string_view s);
 
 // Levenshtein distance, capped: returns cap + 1 as soon as the distance exceeds `cap`.
 // Used for "did you mean" hints in config warnings.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <mutex>
 #include <unordered_map>
 
 #include "policy/name_match.h"
@@ -12,7 +13,7 @@ namespace clawtools {
 // -Wsubobject-linkage; nothing outside this file uses it.
 namespace policy_impl {
 
-using policy::EqualsIgnoreCase;
+using policy::AsciiLower;
 using policy::GlobMatch;
 using policy::IsGlob;
 
@@ -21,7 +22,8 @@ enum class EntryKind : uint8_t { kName, kGroup, kGlob, kNothing };
 struct Entry {
   std::string text;
   EntryKind kind = EntryKind::kNothing;
-  std::string group;  // bare group name, for kGroup
+  std::string group;                             // bare group name, for kGroup
+  const ToolGroups::Members* builtin = nullptr;  // for a built-in group: resolved per universe
 };
 
 struct List {
@@ -35,8 +37,9 @@ struct List {
 Entry CompileEntry(const std::string& text) {
   if (text.starts_with(kGroupPrefix)) {
     std::string bare = text.substr(kGroupPrefix.size());
-    if (ToolGroups::Builtin(bare) || ToolGroups::IsDynamicName(bare)) {
-      return {text, EntryKind::kGroup, std::move(bare)};
+    const ToolGroups::Members* builtin = ToolGroups::Builtin(bare);
+    if (builtin || ToolGroups::IsDynamicName(bare)) {
+      return {text, EntryKind::kGroup, std::move(bare), builtin};
     }
     return {text, EntryKind::kNothing, {}};
   }
@@ -48,7 +51,9 @@ List CompileList(std::span<const std::string> entries, PolicyStep step, std::str
                  bool fold_case = false) {
   List list{.step = step, .source = std::move(source), .fold_case = fold_case};
   list.entries.reserve(entries.size());
-  for (const std::string& e : entries) list.entries.push_back(CompileEntry(e));
+  for (const std::string& e : entries) {
+    list.entries.push_back(CompileEntry(fold_case ? AsciiLower(e) : e));
+  }
   return list;
 }
 
@@ -127,22 +132,67 @@ const List& LeafDenyList() {
   return list;
 }
 
-// The registry's names as one evaluation sees them.
-struct Universe {
-  std::vector<std::string> names;                         // canonical, sorted
-  std::vector<std::pair<std::string, uint32_t>> aliases;  // sorted by alias -> index in names
-
-  int Find(std::string_view name) const {
-    auto it = std::lower_bound(names.begin(), names.end(), name, std::less<>());
-    if (it != names.end() && *it == name) return static_cast<int>(it - names.begin());
-    auto a = std::lower_bound(aliases.begin(), aliases.end(), name,
-                              [](const auto& p, std::string_view n) { return p.first < n; });
-    if (a != aliases.end() && a->first == name) return static_cast<int>(a->second);
-    return -1;
-  }
-};
-
 using AliasMap = std::map<std::string, std::string, std::less<>>;
+
+// The registry's names, indexed for the pipeline. Built once per tool set and shared by every
+// evaluation over it. Neither copyable nor movable: `index` holds views into the strings.
+class Universe {
+ public:
+  Universe(std::vector<std::string> names, const AliasMap& aliases) : names_(std::move(names)) {
+    index_.reserve(names_.size() + aliases.size());
+    for (size_t i = 0; i < names_.size(); ++i) Add(names_[i], static_cast<uint32_t>(i));
+    for (const auto& [alias, canonical] : aliases) {
+      auto it = index_.find(canonical);
+      if (it != index_.end()) aliases_.emplace_back(alias, it->second);
+    }
+    for (const auto& [alias, i] : aliases_) Add(alias, i);
+    std::ranges::sort(folded_);
+    for (const std::string& group : ToolGroups::BuiltinNames()) {
+      const ToolGroups::Members* members = ToolGroups::Builtin(group);
+      std::vector<uint32_t>& present = builtin_[members];
+      for (const std::string& m : *members) {
+        if (int i = Find(m); i >= 0) present.push_back(static_cast<uint32_t>(i));
+      }
+    }
+  }
+  Universe(const Universe&) = delete;
+  Universe& operator=(const Universe&) = delete;
+
+  const std::vector<std::string>& names() const { return names_; }
+  // alias -> index in names(), sorted by alias; only aliases of present tools.
+  const std::vector<std::pair<std::string, uint32_t>>& aliases() const { return aliases_; }
+
+  // Index of a canonical name or alias; -1 when unknown.
+  int Find(std::string_view name) const {
+    auto it = index_.find(name);
+    return it == index_.end() ? -1 : static_cast<int>(it->second);
+  }
+
+  // Indices of a built-in group's members present here (members may be aliases).
+  const std::vector<uint32_t>& BuiltinMembers(const ToolGroups::Members* group) const {
+    return builtin_.at(group);
+  }
+
+  // Calls f(index) for every name or alias equal to `lower` ignoring ASCII case.
+  template <class F>
+  void ForEachFolded(std::string_view lower, F f) const {
+    auto [lo, hi] = std::ranges::equal_range(
+        folded_, lower, std::less<>(), [](const auto& p) -> std::string_view { return p.first; });
+    for (auto it = lo; it != hi; ++it) f(it->second);
+  }
+
+ private:
+  void Add(std::string_view name, uint32_t i) {
+    index_.emplace(name, i);
+    folded_.emplace_back(AsciiLower(name), i);
+  }
+
+  std::vector<std::string> names_;
+  std::vector<std::pair<std::string, uint32_t>> aliases_;
+  std::unordered_map<std::string_view, uint32_t> index_;
+  std::vector<std::pair<std::string, uint32_t>> folded_;
+  std::unordered_map<const ToolGroups::Members*, std::vector<uint32_t>> builtin_;
+};
 
 // Content fingerprint of the tool set: decisions depend only on names and aliases, so two
 // registries with equal fingerprints share cache entries safely (64-bit collisions ignored).
@@ -188,7 +238,7 @@ PolicyCause ToPublic(const Cause& c) {
 class Runner {
  public:
   Runner(const Universe& u, const ToolGroups::Snapshot& groups, std::vector<Trace>* trace)
-      : u_(u), groups_(groups), trace_(*trace), hit_(u.names.size()) {}
+      : u_(u), groups_(groups), trace_(*trace), hit_(u.names().size()) {}
 
   void Restrict(const List& list) {
     if (list.entries.empty()) return;
@@ -240,23 +290,20 @@ class Runner {
     switch (e.kind) {
       case EntryKind::kName:
         if (!fold_case) return Mark(u_.Find(e.text), &e);
-        for (size_t i = 0; i < u_.names.size(); ++i) {
-          if (EqualsIgnoreCase(u_.names[i], e.text)) any |= Mark(static_cast<int>(i), &e);
-        }
-        for (const auto& [alias, index] : u_.aliases) {
-          if (EqualsIgnoreCase(alias, e.text)) any |= Mark(static_cast<int>(index), &e);
-        }
+        u_.ForEachFolded(e.text, [&](uint32_t i) { any |= Mark(static_cast<int>(i), &e); });
         return any;
       case EntryKind::kGroup:
-        if (const auto* members = groups_.Find(e.group)) {
+        if (e.builtin) {
+          for (uint32_t i : u_.BuiltinMembers(e.builtin)) any |= Mark(static_cast<int>(i), &e);
+        } else if (const auto* members = groups_.Find(e.group)) {
           for (const std::string& m : *members) any |= Mark(u_.Find(m), &e);
         }
         return any;
       case EntryKind::kGlob:
-        for (size_t i = 0; i < u_.names.size(); ++i) {
-          if (GlobMatch(e.text, u_.names[i])) any |= Mark(static_cast<int>(i), &e);
+        for (size_t i = 0; i < u_.names().size(); ++i) {
+          if (GlobMatch(e.text, u_.names()[i])) any |= Mark(static_cast<int>(i), &e);
         }
-        for (const auto& [alias, index] : u_.aliases) {
+        for (const auto& [alias, index] : u_.aliases()) {
           if (GlobMatch(e.text, alias)) any |= Mark(static_cast<int>(index), &e);
         }
         return any;
@@ -334,17 +381,34 @@ struct KeyEq {
 // Per-request group allow lists make the key space open-ended; past this the cache is
 // dropped wholesale, which costs one cold evaluation per live key.
 constexpr size_t kMaxCacheEntries = 4096;
+// Distinct tool sets alive at once: one per registry clone (per-agent custom tools).
+constexpr size_t kMaxUniverses = 256;
 
 }  // namespace policy_impl
 
 using namespace policy_impl;
 
 struct PolicyEngine::Evaluation {
-  Universe universe;
+  std::shared_ptr<const Universe> universe;
   List group_allow;          // the request's list; causes may point into it
   std::vector<Trace> trace;  // by universe index
   std::vector<std::string> allowed;
-  std::vector<std::string> allowed_with_aliases;
+
+  // Built on first use: most callers only need canonical names.
+  const std::vector<std::string>& allowed_with_aliases() const {
+    std::call_once(aliases_once_, [this] {
+      with_aliases_ = allowed;
+      for (const auto& [alias, index] : universe->aliases()) {
+        if (trace[index].allowed) with_aliases_.push_back(alias);
+      }
+      std::ranges::sort(with_aliases_);
+    });
+    return with_aliases_;
+  }
+
+ private:
+  mutable std::once_flag aliases_once_;
+  mutable std::vector<std::string> with_aliases_;
 };
 
 struct PolicyEngine::Snapshot {
@@ -352,8 +416,10 @@ struct PolicyEngine::Snapshot {
   CompiledScope global;
   std::map<std::string, CompiledScope, std::less<>> agents;
 
-  mutable std::shared_mutex cache_mu;
+  mutable std::shared_mutex cache_mu;  // guards both caches
   mutable std::unordered_map<CacheKey, std::shared_ptr<const Evaluation>, KeyHash, KeyEq> cache;
+  // By tool-set fingerprint: a new group allow list reuses the indexed names.
+  mutable std::unordered_map<uint64_t, std::shared_ptr<const Universe>> universes;
 
   explicit Snapshot(PolicyConfig cfg) : config(std::move(cfg)) {
     global = CompileScope(config.global, 0);
@@ -361,19 +427,13 @@ struct PolicyEngine::Snapshot {
   }
 
   std::shared_ptr<const Evaluation> Compute(const ToolGroups::Snapshot& groups,
-                                            std::vector<std::string> names, const AliasMap& aliases,
+                                            std::shared_ptr<const Universe> universe,
                                             const PolicyEngine::QueryView& q,
                                             int depth_class) const {
     auto ev = std::make_shared<Evaluation>();
-    Universe& u = ev->universe;
-    u.names = std::move(names);
-    for (const auto& [alias, canonical] : aliases) {
-      auto it = std::lower_bound(u.names.begin(), u.names.end(), canonical);
-      if (it != u.names.end() && *it == canonical) {
-        u.aliases.emplace_back(alias, static_cast<uint32_t>(it - u.names.begin()));
-      }
-    }
-    ev->trace.resize(u.names.size());
+    ev->universe = std::move(universe);
+    const Universe& u = *ev->universe;
+    ev->trace.resize(u.names().size());
 
     const CompiledScope* agent = nullptr;
     if (auto it = agents.find(q.agent_id); !q.agent_id.empty() && it != agents.end()) {
@@ -409,14 +469,9 @@ struct PolicyEngine::Snapshot {
     if (depth_class >= 1) run.Subtract(SubagentDenyList());
     if (depth_class == 2) run.Subtract(LeafDenyList());
 
-    for (size_t i = 0; i < u.names.size(); ++i) {
-      if (ev->trace[i].allowed) ev->allowed.push_back(u.names[i]);
+    for (size_t i = 0; i < u.names().size(); ++i) {
+      if (ev->trace[i].allowed) ev->allowed.push_back(u.names()[i]);
     }
-    ev->allowed_with_aliases = ev->allowed;
-    for (const auto& [alias, index] : u.aliases) {
-      if (ev->trace[index].allowed) ev->allowed_with_aliases.push_back(alias);
-    }
-    std::ranges::sort(ev->allowed_with_aliases);
     return ev;
   }
 };
@@ -497,8 +552,9 @@ Json CauseJson(const PolicyCause& c) {
 
 ToolDecision MakeDecision(const PolicyEngine::Evaluation& ev, size_t index) {
   const Trace& t = ev.trace[index];
-  ToolDecision d{.tool = ev.universe.names[index], .allowed = t.allowed, .cause = ToPublic(t.last)};
-  for (const auto& [alias, canonical] : ev.universe.aliases) {
+  ToolDecision d{
+      .tool = ev.universe->names()[index], .allowed = t.allowed, .cause = ToPublic(t.last)};
+  for (const auto& [alias, canonical] : ev.universe->aliases()) {
     if (canonical == index) d.aliases.push_back(alias);
   }
   if (t.removed.step != PolicyStep::kNone) d.overrode = ToPublic(t.removed);
@@ -581,9 +637,19 @@ std::shared_ptr<const PolicyEngine::Evaluation> PolicyEngine::Evaluate(
     if (auto it = snap->cache.find(key); it != snap->cache.end()) ev = it->second;
   }
   if (!ev) {
-    ev = snap->Compute(groups, std::move(names), aliases, q, key.depth_class);
+    std::shared_ptr<const Universe> universe;
+    {
+      std::shared_lock lock(snap->cache_mu);
+      if (auto it = snap->universes.find(key.tools); it != snap->universes.end()) {
+        universe = it->second;
+      }
+    }
+    if (!universe) universe = std::make_shared<const Universe>(std::move(names), aliases);
+    ev = snap->Compute(groups, universe, q, key.depth_class);
     std::unique_lock lock(snap->cache_mu);
     if (snap->cache.size() >= kMaxCacheEntries) snap->cache.clear();
+    if (snap->universes.size() >= kMaxUniverses) snap->universes.clear();
+    snap->universes.try_emplace(key.tools, std::move(universe));
     ev = snap->cache.try_emplace(CacheKey(key), ev).first->second;
   }
   if (snap_out) *snap_out = std::move(snap);
@@ -599,13 +665,13 @@ std::shared_ptr<const std::vector<std::string>> PolicyEngine::Allowed(const Regi
 std::shared_ptr<const std::vector<std::string>> PolicyEngine::AllowedWithAliases(
     const Registry& reg, const PolicyQuery& q) const {
   auto ev = Evaluate(reg, View(q), nullptr);
-  return {ev, &ev->allowed_with_aliases};
+  return {ev, &ev->allowed_with_aliases()};
 }
 
 bool PolicyEngine::IsAllowed(const Registry& reg, const PolicyQuery& q,
                              std::string_view name) const {
   auto ev = Evaluate(reg, View(q), nullptr);
-  int index = ev->universe.Find(name);
+  int index = ev->universe->Find(name);
   return index >= 0 && ev->trace[index].allowed;
 }
 
@@ -613,7 +679,7 @@ std::optional<ToolDecision> PolicyEngine::Decide(const Registry& reg, const Poli
                                                  std::string_view name) const {
   std::shared_ptr<const Snapshot> snap;  // keeps the causes' lists alive
   auto ev = Evaluate(reg, View(q), &snap);
-  int index = ev->universe.Find(name);
+  int index = ev->universe->Find(name);
   if (index < 0) return std::nullopt;
   return MakeDecision(*ev, index);
 }
@@ -622,7 +688,7 @@ std::optional<std::string> PolicyEngine::Refusal(const Registry& reg, const Quer
                                                  std::string_view name) const {
   std::shared_ptr<const Snapshot> snap;
   auto ev = Evaluate(reg, q, &snap);
-  int index = ev->universe.Find(name);
+  int index = ev->universe->Find(name);
   if (index < 0) return "the policy's registry has no such tool, so it cannot allow it";
   if (ev->trace[index].allowed) return std::nullopt;
   return ToPublic(ev->trace[index].last).Describe();
@@ -632,8 +698,8 @@ std::vector<ToolDecision> PolicyEngine::Explain(const Registry& reg, const Polic
   std::shared_ptr<const Snapshot> snap;
   auto ev = Evaluate(reg, View(q), &snap);
   std::vector<ToolDecision> out;
-  out.reserve(ev->universe.names.size());
-  for (size_t i = 0; i < ev->universe.names.size(); ++i) out.push_back(MakeDecision(*ev, i));
+  out.reserve(ev->universe->names().size());
+  for (size_t i = 0; i < ev->universe->names().size(); ++i) out.push_back(MakeDecision(*ev, i));
   return out;
 }
 
