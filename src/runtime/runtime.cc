@@ -68,12 +68,11 @@ Runtime::~Runtime() = default;
 Expected<std::unique_ptr<Runtime>> Runtime::Create(const RuntimeOptions& options) {
   std::unique_ptr<Runtime> rt(new Runtime());
 
-  Config config;
-  if (!options.config_path.empty()) {
-    auto loaded = Config::LoadFile(options.config_path);
-    if (!loaded) return std::unexpected(loaded.error());
-    config = std::move(*loaded);
-  }
+  // Defaults go through Parse too, so the environment overlay applies without a file.
+  auto loaded = options.config_path.empty() ? Config::Parse("{}", "defaults")
+                                            : Config::LoadFile(options.config_path);
+  if (!loaded) return std::unexpected(loaded.error());
+  Config config = std::move(*loaded);
   if (!options.workspace.empty()) config.SetOverride("/workspace", options.workspace);
   if (!options.db_url.empty()) config.SetOverride("/db", options.db_url);
 
