@@ -17,6 +17,8 @@ namespace {
 struct TokenRule {
   const char* re2;  // capture group 1, when present, is the secret part
   size_t max_len;
+  bool word_start;  // must not follow a word byte ("task-..." holds no "sk-" key); checked
+                    // before RE2 runs, as such hits are frequent
 };
 
 enum TokenRuleId {
@@ -35,19 +37,19 @@ enum TokenRuleId {
 
 constexpr std::array<TokenRule, kNumTokenRules> kTokenRules = {{
     // OpenAI legacy and project/service-account/admin keys; Anthropic (sk-ant-...) keys too.
-    {R"(\bsk-(?:(?:proj|svcacct|admin|ant|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{20,}))", 512},
-    {R"(\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}))", 512},
-    {R"(\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})", 20},
-    {R"(\b(?:AIza[0-9A-Za-z_-]{35}|ya29\.[0-9A-Za-z_-]{20,}))", 2048},
-    {R"(\b(?:xox[abprs]-[0-9A-Za-z-]{10,}|xapp-[0-9]-[0-9A-Za-z-]{10,}))", 256},
-    {R"(hooks\.slack\.com/services/(T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]{8,}))", 512},
-    {R"(\b(?:[sr]k_(?:live|test)_[0-9A-Za-z]{10,}|whsec_[A-Za-z0-9]{24,}))", 512},
-    {R"(\bhf_[A-Za-z0-9]{30,})", 512},
-    {R"(\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)", kMaxTokenLen},
-    {R"(\b(?:glpat-[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{36,}))", 512},
+    {R"(sk-(?:(?:proj|svcacct|admin|ant|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{20,}))", 512, true},
+    {R"((?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}))", 512, true},
+    {R"((?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})", 20, true},
+    {R"((?:AIza[0-9A-Za-z_-]{35}|ya29\.[0-9A-Za-z_-]{20,}))", 2048, true},
+    {R"((?:xox[abprs]-[0-9A-Za-z-]{10,}|xapp-[0-9]-[0-9A-Za-z-]{10,}))", 256, true},
+    {R"(hooks\.slack\.com/services/(T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]{8,}))", 512, false},
+    {R"((?:[sr]k_(?:live|test)_[0-9A-Za-z]{10,}|whsec_[A-Za-z0-9]{24,}))", 512, true},
+    {R"(hf_[A-Za-z0-9]{30,})", 512, true},
+    {R"(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)", kMaxTokenLen, true},
+    {R"((?:glpat-[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{36,}))", 512, true},
 }};
 
-enum class Check { kToken, kJwt, kPem, kTelegram, kUrlPassword, kKeyValue, kBearer };
+enum class Check { kToken, kJwt, kPem, kTelegram, kUrlPassword, kKeyword, kBearer };
 
 // A Hyperscan pattern reporting the end of a candidate. For kToken every match has one fixed
 // length, so the candidate starts that many bytes before the end.
@@ -79,10 +81,11 @@ constexpr Prefilter kPrefilters[] = {
     {"npm_[A-Za-z0-9]{36}", 0, Check::kToken, kGitLabNpm},
     {"eyJ[A-Za-z0-9_-]{8,512}\\.eyJ", 0, Check::kJwt, -1},
     {"-----BEGIN[ A-Z0-9_-]{0,60}PRIVATE KEY", 0, Check::kPem, -1},
-    {"[0-9]:[A-Za-z0-9_-]{35}", 0, Check::kTelegram, -1},
+    {"[0-9]{8}:[A-Za-z0-9_-]{35}", 0, Check::kTelegram, -1},
     {"://[^\\s/@:]{0,128}:[^\\s/@]{1,256}@", 0, Check::kUrlPassword, -1},
-    {"(?:pass|secret|token|key|cred|auth|bearer)[A-Za-z0-9_.-]{0,48}(?:\\\\?[\"'])?[ \\t]{0,8}[:=]",
-     HS_FLAG_CASELESS, Check::kKeyValue, -1},
+    // Keywords alone: a literal set scans several times faster than the whole key/value shape;
+    // the rest of the shape is checked by hand.
+    {"pass|secret|token|key|cred|auth|bearer", HS_FLAG_CASELESS, Check::kKeyword, -1},
     {"bearer[ \\t]{1,4}[A-Za-z0-9._~+/=-]{8}", HS_FLAG_CASELESS, Check::kBearer, -1},
 };
 constexpr size_t kNumPrefilters = sizeof(kPrefilters) / sizeof(kPrefilters[0]);
@@ -142,33 +145,45 @@ bool In(std::string_view word, const std::array<std::string_view, N>& set) {
   return std::find(set.begin(), set.end(), word) != set.end();
 }
 
-// Lower-cased words of an identifier: split at punctuation and camelCase humps, so that
-// "AWS_SECRET_ACCESS_KEY", "clientSecret" and "X-API-Key" all expose their nouns.
-std::vector<std::string> KeyWords(std::string_view key) {
-  std::vector<std::string> words;
-  std::string cur;
-  for (size_t i = 0; i < key.size(); ++i) {
-    const char c = key[i];
-    if (!IsAlnum(c)) {
-      if (!cur.empty()) words.push_back(std::move(cur));
-      cur.clear();
-      continue;
-    }
-    const bool upper = c >= 'A' && c <= 'Z';
-    if (upper && !cur.empty()) {
-      const char prev = key[i - 1];
-      const bool prev_upper = prev >= 'A' && prev <= 'Z';
-      const bool next_lower = i + 1 < key.size() && key[i + 1] >= 'a' && key[i + 1] <= 'z';
-      if (!prev_upper || next_lower) {
-        words.push_back(std::move(cur));
-        cur.clear();
+// Lower-cased words of an identifier (at most kMaxKeyLen bytes): split at punctuation and
+// camelCase humps, so that "AWS_SECRET_ACCESS_KEY", "clientSecret" and "X-API-Key" all expose
+// their nouns. Allocation-free: this runs for every keyword followed by a separator.
+class KeyWords {
+ public:
+  explicit KeyWords(std::string_view key) {
+    size_t len = 0;
+    size_t start = 0;
+    auto close = [&] {
+      if (len > start && count_ < kMaxWords)
+        words_[count_++] = std::string_view(buf_ + start, len - start);
+      start = len;
+    };
+    for (size_t i = 0; i < key.size() && len < sizeof(buf_); ++i) {
+      const char c = key[i];
+      if (!IsAlnum(c)) {
+        close();
+        continue;
       }
+      if (c >= 'A' && c <= 'Z' && len > start) {
+        const char prev = key[i - 1];
+        const bool prev_upper = prev >= 'A' && prev <= 'Z';
+        const bool next_lower = i + 1 < key.size() && key[i + 1] >= 'a' && key[i + 1] <= 'z';
+        if (!prev_upper || next_lower) close();
+      }
+      buf_[len++] = Lower(c);
     }
-    cur.push_back(Lower(c));
+    close();
   }
-  if (!cur.empty()) words.push_back(std::move(cur));
-  return words;
-}
+  size_t size() const { return count_; }
+  std::string_view operator[](size_t i) const { return words_[i]; }
+  std::string_view back() const { return words_[count_ - 1]; }
+
+ private:
+  static constexpr size_t kMaxWords = 16;
+  char buf_[kMaxKeyLen];
+  std::string_view words_[kMaxWords];
+  size_t count_ = 0;
+};
 
 // Nouns that make a key a credential wherever they appear ("db_password", "GITHUB_TOKEN").
 constexpr std::array<std::string_view, 13> kSecretNouns = {
@@ -198,12 +213,12 @@ constexpr std::array<std::string_view, 52> kMetadataWords = {
 constexpr std::array<std::string_view, 5> kQuantityWords = {"max", "min", "num", "total", "n"};
 
 bool IsCredentialKey(std::string_view key) {
-  const std::vector<std::string> words = KeyWords(key);
-  if (words.empty()) return false;
+  const KeyWords words(key);
+  if (words.size() == 0) return false;
   if (In(words.back(), kMetadataWords)) return false;
-  if (words.size() > 1 && In(words.front(), kQuantityWords)) return false;
+  if (words.size() > 1 && In(words[0], kQuantityWords)) return false;
   for (size_t i = 0; i < words.size(); ++i) {
-    const std::string& w = words[i];
+    const std::string_view w = words[i];
     if (In(w, kSecretNouns)) return true;
     if (i + 1 == words.size() && w == "pass") return true;  // DB_PASS, but not pass_rate
     for (std::string_view suffix : kSecretSuffixes) {
@@ -336,7 +351,7 @@ void ConfirmKeyValue(std::string_view t, size_t end, StopCache* cache, std::vect
   }
 
   size_t vs = v;
-  if (KeyWords(key).back() == "authorization") {
+  if (KeyWords(key).back() == "authorization") {  // non-empty: IsCredentialKey held
     size_t w = vs;
     while (w < n && w - vs < 20 && (IsAlnum(t[w]) || t[w] == '-')) ++w;
     if (w < n && IsBlank(t[w])) {
@@ -444,7 +459,7 @@ struct RuleSet::Scan {
   const RuleSet* rules;
   std::string_view text;
   std::vector<Span>* out;
-  size_t last_key_value_end;  // several keywords of one key ("secret_key") share an end
+  size_t last_key_value_end;
   StopCache stop_cache;
 };
 
@@ -513,6 +528,7 @@ int RuleSet::OnHit(unsigned id, unsigned long long, unsigned long long to, unsig
 
 void RuleSet::ConfirmToken(int rule, size_t start, std::string_view t,
                            std::vector<Span>* out) const {
+  if (kTokenRules[rule].word_start && start > 0 && IsWordChar(t[start - 1])) return;
   const RE2& re = *token_res_[rule];
   const size_t limit = std::min(t.size(), start + kTokenRules[rule].max_len);
   re2::StringPiece m[2];
@@ -565,11 +581,24 @@ void RuleSet::Confirm(unsigned id, size_t end, Scan* scan) const {
     case Check::kUrlPassword:
       ConfirmUrlPassword(t, end, scan->out);
       return;
-    case Check::kKeyValue:
-      if (end == scan->last_key_value_end) return;
-      scan->last_key_value_end = end;
-      ConfirmKeyValue(t, end, &scan->stop_cache, scan->out);
+    case Check::kKeyword: {
+      // The rest of the key, an optional closing quote, blanks, then ':' or '='.
+      size_t i = end;
+      while (i < t.size() && i - end < 48 && IsKeyChar(t[i])) ++i;
+      if (i + 1 < t.size() && t[i] == '\\' && (t[i + 1] == '"' || t[i + 1] == '\'')) {
+        i += 2;
+      } else if (i < t.size() && (t[i] == '"' || t[i] == '\'')) {
+        ++i;
+      }
+      const size_t blanks = i;
+      while (i < t.size() && IsBlank(t[i]) && i - blanks < 8) ++i;
+      if (i >= t.size() || (t[i] != ':' && t[i] != '=')) return;
+      // Several keywords of one key ("secret_key") share a separator.
+      if (i + 1 == scan->last_key_value_end) return;
+      scan->last_key_value_end = i + 1;
+      ConfirmKeyValue(t, i + 1, &scan->stop_cache, scan->out);
       return;
+    }
     case Check::kBearer:
       ConfirmBearer(t, end, scan->out);
       return;
