@@ -1,60 +1,19 @@
 #include "store/migrations.h"
 
 #include "store/clock.h"
+#include "store/migrations/001_core.h"
 #include "store/str_cat.h"
 
 namespace clawtools::store {
 namespace {
 
-// Timestamps are Unix milliseconds set by the application, so both backends store the same
-// values and no SQL dialect differences leak into the repositories.
+// One file per migration under store/migrations/, listed here in order. Versions are
+// reserved per feature so parallel work never collides.
 constexpr Migration kMigrations[] = {
-    {1, "agents, context files, memory documents and chunks", R"sql(
-CREATE TABLE agents (
-  id         TEXT PRIMARY KEY,
-  agent_key  TEXT NOT NULL UNIQUE,
-  type       TEXT NOT NULL CHECK (type IN ('open', 'predefined')),
-  created_at BIGINT NOT NULL
-);
-CREATE TABLE agent_context_files (
-  agent_id   TEXT NOT NULL,
-  file_name  TEXT NOT NULL,
-  content    TEXT NOT NULL DEFAULT '',
-  updated_at BIGINT NOT NULL,
-  PRIMARY KEY (agent_id, file_name)
-);
-CREATE TABLE user_context_files (
-  agent_id   TEXT NOT NULL,
-  user_id    TEXT NOT NULL,
-  file_name  TEXT NOT NULL,
-  content    TEXT NOT NULL DEFAULT '',
-  updated_at BIGINT NOT NULL,
-  PRIMARY KEY (agent_id, user_id, file_name)
-);
-CREATE TABLE memory_documents (
-  id         @ID@,
-  agent_id   TEXT NOT NULL,
-  user_id    TEXT NOT NULL DEFAULT '',
-  path       TEXT NOT NULL,
-  content    TEXT NOT NULL,
-  hash       TEXT NOT NULL,
-  updated_at BIGINT NOT NULL,
-  UNIQUE (agent_id, user_id, path)
-);
-CREATE TABLE memory_chunks (
-  id                @ID@,
-  document_id       BIGINT NOT NULL REFERENCES memory_documents (id) ON DELETE CASCADE,
-  chunk_index       INTEGER NOT NULL,
-  start_line        INTEGER NOT NULL,
-  end_line          INTEGER NOT NULL,
-  text              TEXT NOT NULL,
-  hash              TEXT NOT NULL,
-  embedding         @BLOB@,
-  pending_embedding SMALLINT NOT NULL DEFAULT 1,
-  UNIQUE (document_id, chunk_index)
-);
-CREATE INDEX memory_chunks_pending ON memory_chunks (id) WHERE pending_embedding = 1;
-)sql"},
+    kMigration001Core,
+    // 002: exec approvals and the persisted allowlist (exec issue)
+    // 003: MCP servers, grants and access requests (MCP issue)
+    // 004: custom tools (custom tools issue)
 };
 
 // Arbitrary but fixed: every clawtools process must use the same key.
