@@ -90,13 +90,6 @@ constexpr Prefilter kPrefilters[] = {
 };
 constexpr size_t kNumPrefilters = sizeof(kPrefilters) / sizeof(kPrefilters[0]);
 
-// A PEM block is redacted whole: header, base64 body (with RFC 1421 / OpenPGP header lines,
-// indentation allowed) and footer (group 1). Without a footer (truncated output) the header and
-// the body lines are still redacted.
-constexpr const char* kPemRe =
-    R"(-----BEGIN[ A-Z0-9_-]{0,60}PRIVATE KEY(?: BLOCK)?-----)"
-    R"((?:(?:Proc-Type|DEK-Info|Comment|Version|Hash):[^\r\n]*|[A-Za-z0-9+/=]|\r?\n[ \t]*)*)"
-    R"((-----END[ A-Z0-9_-]{0,60}PRIVATE KEY(?: BLOCK)?-----)?)";
 constexpr size_t kPemHeaderBack = 80;
 
 constexpr size_t kMaxKeyLen = 64;
@@ -108,6 +101,9 @@ bool IsAlpha(char c) {
 }
 bool IsDigit(char c) {
   return c >= '0' && c <= '9';
+}
+bool IsUpperOrDigit(char c) {
+  return (c >= 'A' && c <= 'Z') || IsDigit(c);
 }
 bool IsAlnum(char c) {
   return IsAlpha(c) || IsDigit(c);
@@ -393,6 +389,62 @@ void ConfirmKeyValue(std::string_view t, size_t end, StopCache* cache, std::vect
   out->push_back({vs, ve});
 }
 
+// "-----<word> <label>-----" at `pos`, the label being "... PRIVATE KEY" or "... PRIVATE KEY
+// BLOCK" (OpenPGP). Returns the end of the line's closing dashes, or npos.
+size_t PemBoundary(std::string_view t, size_t pos, std::string_view word) {
+  if (t.substr(pos, 5) != "-----" || t.substr(pos + 5, word.size()) != word) {
+    return std::string_view::npos;
+  }
+  const size_t label = pos + 5 + word.size();
+  size_t i = label;
+  while (i < t.size() && i - label < 80 &&
+         (IsUpperOrDigit(t[i]) || t[i] == ' ' || t[i] == '_' ||
+          (t[i] == '-' && t.substr(i, 5) != "-----"))) {
+    ++i;
+  }
+  if (t.substr(i, 5) != "-----") return std::string_view::npos;
+  const std::string_view name = t.substr(label, i - label);
+  if (!name.ends_with("PRIVATE KEY") && !name.ends_with("PRIVATE KEY BLOCK")) {
+    return std::string_view::npos;
+  }
+  return i + 5;
+}
+
+// A PEM private key block, redacted whole: header, body lines (base64, RFC 1421 / OpenPGP
+// header lines, indentation allowed) and footer. Without a footer (truncated output) the header
+// and the complete body lines are redacted; a line that runs into ordinary text is kept.
+// Hand-written rather than RE2: the label repetitions made RE2's DFA give up for its slow NFA.
+void ConfirmPem(std::string_view t, size_t start, std::vector<Span>* out) {
+  static constexpr std::string_view kHeaders[] = {
+      "Proc-Type:", "DEK-Info:", "Comment:", "Version:", "Hash:"};
+  const size_t header_end = PemBoundary(t, start, "BEGIN");
+  if (header_end == std::string_view::npos) return;
+  const size_t limit = std::min(t.size(), start + kMaxPemBody);
+  size_t end = header_end;  // end of the last complete line
+  size_t i = header_end;
+  while (i < limit) {
+    if (t[i] == '\r') ++i;
+    if (i >= limit || t[i] != '\n') break;
+    ++i;
+    while (i < limit && IsBlank(t[i])) ++i;
+    if (t.substr(i, 8) == "-----END") {
+      const size_t footer_end = PemBoundary(t, i, "END");
+      if (footer_end != std::string_view::npos) end = std::min(footer_end, limit);
+      break;
+    }
+    bool header = false;
+    for (std::string_view h : kHeaders) header |= t.substr(i, h.size()) == h;
+    if (header) {
+      while (i < limit && t[i] != '\n' && t[i] != '\r') ++i;
+    } else {
+      while (i < limit && (IsAlnum(t[i]) || t[i] == '+' || t[i] == '/' || t[i] == '=')) ++i;
+      if (i < limit && t[i] != '\n' && t[i] != '\r') break;  // ran into ordinary text
+    }
+    end = i;
+  }
+  out->push_back({start, end});
+}
+
 // `Bearer <token>` outside a header (e.g. in a log line). `end` is 8 token bytes past the blanks.
 void ConfirmBearer(std::string_view t, size_t end, std::vector<Span>* out) {
   const size_t ts = end - 8;
@@ -472,8 +524,6 @@ RuleSet::RuleSet() {
       throw std::runtime_error("scrub: bad rule " + std::string(rule.re2));
     }
   }
-  pem_re_ = std::make_unique<RE2>(kPemRe, options);
-  if (!pem_re_->ok()) throw std::runtime_error("scrub: bad PEM rule");
 
   std::vector<const char*> patterns;
   std::vector<unsigned> flags;
@@ -561,18 +611,7 @@ void RuleSet::Confirm(unsigned id, size_t end, Scan* scan) const {
       const size_t lo = end > kPemHeaderBack ? end - kPemHeaderBack : 0;
       const size_t rel = t.substr(lo, end - lo).rfind("-----BEGIN");
       if (rel == std::string_view::npos) return;
-      const size_t start = lo + rel;
-      re2::StringPiece m[2];
-      const size_t limit = std::min(t.size(), start + kMaxPemBody);
-      if (!pem_re_->Match(Piece(t), start, limit, RE2::ANCHOR_START, m, 2)) return;
-      size_t stop = start + m[0].size();
-      if (m[1].data() == nullptr && stop < t.size() && t[stop] != '\n' && t[stop] != '\r') {
-        // No footer, and the last "line" ran into ordinary text: keep that line.
-        const size_t nl = t.substr(start, stop - start).rfind('\n');
-        if (nl != std::string_view::npos) stop = start + nl;
-        while (stop > start && t[stop - 1] == '\r') --stop;
-      }
-      scan->out->push_back({start, stop});
+      ConfirmPem(t, lo + rel, scan->out);
       return;
     }
     case Check::kTelegram:

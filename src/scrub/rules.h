@@ -48,7 +48,6 @@ class RuleSet {
   HsDatabase db_;
   std::vector<size_t> widths_;  // match width of each fixed-width prefilter, by Hyperscan id
   std::vector<std::unique_ptr<re2::RE2>> token_res_;  // indexed like kTokenRules
-  std::unique_ptr<re2::RE2> pem_re_;
 };
 
 }  // namespace clawtools::scrub
