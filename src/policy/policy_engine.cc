@@ -57,19 +57,19 @@ List CompileList(std::span<const std::string> entries, PolicyStep step, std::str
   return list;
 }
 
-// The seed's profile table. An unknown profile (only possible in an unvalidated config)
-// matches nothing, so it fails closed instead of GoClaw's silent "full".
-std::vector<std::string> ProfileEntries(const std::string& profile) {
-  if (profile == "full") return {};
+// The seed's profile table; nullopt for an unknown profile.
+std::optional<std::vector<std::string>> ProfileEntries(const std::string& profile) {
+  if (profile == "full") return std::vector<std::string>{};
   if (profile == "coding") {
-    return {"group:fs", "group:runtime", "group:sessions", "group:memory", "image"};
+    return std::vector<std::string>{"group:fs", "group:runtime", "group:sessions", "group:memory",
+                                    "image"};
   }
   if (profile == "messaging") {
-    return {"group:messaging", "sessions_list", "sessions_history", "sessions_send",
-            "session_status"};
+    return std::vector<std::string>{"group:messaging", "sessions_list", "sessions_history",
+                                    "sessions_send", "session_status"};
   }
-  if (profile == "minimal") return {"session_status"};
-  return {"group:" + profile + ":unknown-profile"};  // compiles to kNothing
+  if (profile == "minimal") return std::vector<std::string>{"session_status"};
+  return std::nullopt;
 }
 
 struct CompiledSpec {
@@ -90,9 +90,13 @@ CompiledSpec CompileSpec(const PolicySpec& spec, const std::string& path, int le
   };
   CompiledSpec out;
   if (!spec.profile.empty()) {
-    out.profile =
-        CompileList(ProfileEntries(spec.profile), PolicyStep::kProfile, path + ".profile");
+    auto entries = ProfileEntries(spec.profile);
+    out.profile = CompileList(entries.value_or(std::vector<std::string>{}), PolicyStep::kProfile,
+                              path + ".profile");
     out.profile->profile = spec.profile;
+    // An unknown profile (only in an unvalidated config) matches nothing: it fails closed
+    // instead of GoClaw's silent "full".
+    if (!entries) out.profile->entries.push_back({spec.profile, EntryKind::kNothing});
   }
   out.allow = CompileList(spec.allow, step(PolicyStep::kGlobalAllow), path + ".allow");
   out.deny = CompileList(spec.deny, step(PolicyStep::kGlobalDeny), path + ".deny");

@@ -38,6 +38,10 @@ TEST(PolicyConcurrencyTest, ReadersSeeOneConfigOrTheOther) {
         auto allowed = engine->Allowed(*reg, q);
         if (*allowed != a && *allowed != b) ++torn;
         if (!engine->IsAllowed(*reg, q, "session_status")) ++torn;
+        // Built lazily on first use: racing readers must agree.
+        // (no allowed tool has an alias under either config)
+        auto with_aliases = engine->AllowedWithAliases(*reg, q);
+        if (*with_aliases != a && *with_aliases != b) ++torn;
         // tmp_tool comes and goes; every other tool is always explained.
         const size_t explained = engine->Explain(*reg, q).size();
         if (explained != base_tools && explained != base_tools + 1) ++torn;

@@ -262,6 +262,16 @@ TEST(PolicyEngineTest, SubagentListNamingAnAliasDeniesItsCanonical) {
   EXPECT_THAT(*engine.Allowed(*reg, {.subagent_depth = 1}), ElementsAre("read_file"));
 }
 
+TEST(PolicyEngineTest, UnvalidatedConfigFailsClosed) {
+  auto reg = StandardRegistry();
+  for (const char* profile : {"mcp", "codng"}) {
+    PolicyEngine engine(PolicyConfig{.global = {.base = {.profile = profile}}});
+    EXPECT_THAT(*engine.Allowed(*reg, {}), IsEmpty()) << profile;
+  }
+  PolicyEngine engine(PolicyConfig{.global = {.base = {.allow = {"group:typo", ""}}}});
+  EXPECT_THAT(*engine.Allowed(*reg, {}), IsEmpty());
+}
+
 TEST(PolicyEngineTest, AliasesFollowTheirCanonicalTool) {
   auto reg = StandardRegistry();
   PolicyEngine engine(MustParse(R"({"tools":{"allow":["exec","read_file"]}})"));
