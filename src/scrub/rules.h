@@ -1,11 +1,13 @@
 // Internal to clawtools_scrub: the built-in credential rules.
 //
-// Design: one Hyperscan block-mode pass over the text runs a prefilter per rule (a literal prefix
-// plus a fixed-length tail, or a bounded keyword/separator shape). Hyperscan is a non-backtracking
-// automaton engine with SIMD literal search, so the secret-free path costs one linear scan. Each
-// prefilter hit is then confirmed on a bounded window: RE2 (linear, no backtracking) anchored at
-// the hit for token shapes, or a small hand-written parser where the decision is about meaning
-// rather than shape (is "cache_key" a credential? is the value a placeholder?). All windows are
+// Design: one Hyperscan block-mode pass over the text runs a prefilter per rule: a literal prefix
+// plus a fixed-width tail for token shapes, plain keyword literals for key/value forms (a literal
+// set scans several times faster than the whole shape), short bounded shapes for the rest.
+// Hyperscan is a non-backtracking automaton engine with SIMD literal search, so the secret-free
+// path costs one linear scan at several hundred MB/s. Each hit is then confirmed on a bounded
+// window: RE2 (linear, no backtracking) anchored at the hit for token shapes, or a small
+// hand-written parser where the decision is about meaning rather than shape (is "cache_key" a
+// credential? is the value a placeholder?) or where RE2 was slow (PEM labels). All windows are
 // bounded (see span.h), so the total work is linear in the input and the result at any position
 // depends only on nearby bytes, which is what makes streaming exact.
 
