@@ -24,6 +24,7 @@ struct Entry {
   EntryKind kind = EntryKind::kNothing;
   std::string group;                             // bare group name, for kGroup
   const ToolGroups::Members* builtin = nullptr;  // for a built-in group: resolved per universe
+  bool prefix_glob = false;  // kGlob of the form "prefix*": a range search on sorted names
 };
 
 struct List {
@@ -44,7 +45,9 @@ Entry CompileEntry(const std::string& text) {
     return {text, EntryKind::kNothing, {}};
   }
   if (text.empty()) return {text, EntryKind::kNothing, {}};
-  return {text, IsGlob(text) ? EntryKind::kGlob : EntryKind::kName, {}};
+  if (!IsGlob(text)) return {text, EntryKind::kName, {}};
+  const bool prefix = text.find('*') == text.size() - 1;
+  return {text, EntryKind::kGlob, {}, nullptr, prefix};
 }
 
 List CompileList(std::span<const std::string> entries, PolicyStep step, std::string source,
@@ -177,6 +180,20 @@ class Universe {
     return builtin_.at(group);
   }
 
+  // Calls f(index) for every name or alias starting with `prefix`.
+  template <class F>
+  void ForEachWithPrefix(std::string_view prefix, F f) const {
+    for (auto it = std::ranges::lower_bound(names_, prefix, std::less<>());
+         it != names_.end() && it->starts_with(prefix); ++it) {
+      f(static_cast<uint32_t>(it - names_.begin()));
+    }
+    auto key = [](const auto& p) -> std::string_view { return p.first; };
+    for (auto it = std::ranges::lower_bound(aliases_, prefix, std::less<>(), key);
+         it != aliases_.end() && it->first.starts_with(prefix); ++it) {
+      f(it->second);
+    }
+  }
+
   // Calls f(index) for every name or alias equal to `lower` ignoring ASCII case.
   template <class F>
   void ForEachFolded(std::string_view lower, F f) const {
@@ -304,6 +321,11 @@ class Runner {
         }
         return any;
       case EntryKind::kGlob:
+        if (e.prefix_glob) {
+          u_.ForEachWithPrefix(std::string_view(e.text).substr(0, e.text.size() - 1),
+                               [&](uint32_t i) { any |= Mark(static_cast<int>(i), &e); });
+          return any;
+        }
         for (size_t i = 0; i < u_.names().size(); ++i) {
           if (GlobMatch(e.text, u_.names()[i])) any |= Mark(static_cast<int>(i), &e);
         }

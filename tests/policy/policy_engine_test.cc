@@ -218,6 +218,7 @@ const PipelineCase kPipelineCases[] = {
      R"({"tools":{"deny":["*_search"]}})",
      {},
      Except({"web_search", "memory_search", "skill_search"})},
+    {"GlobMatchesAliases", R"({"tools":{"allow":["Web*","*ash"]}})", {}, {"web_fetch", "exec"}},
     {"GlobStar", R"({"tools":{"allow":["*"],"deny":["mcp_*"]}})", {}, NativeTools()},
     {"GroupGoclawIsNativeTools", R"({"tools":{"allow":["group:goclaw"]}})", {}, NativeTools()},
     {"UnknownToolOnlyAllowFailsClosed", R"({"tools":{"allow":["exce"]}})", {}, {}},
