@@ -12,11 +12,16 @@ struct ScratchHolder {
 
 }  // namespace
 
-hs_scratch_t* ThreadScratch(const hs_database_t* db) {
+hs_error_t ScanWithThreadScratch(const hs_database_t* db, std::string_view text,
+                                 match_event_handler on_match, void* ctx) {
   thread_local ScratchHolder holder;
-  // Cheap when the scratch is already large enough for `db`.
+  const auto len = static_cast<unsigned>(text.size());
+  if (holder.scratch != nullptr) {
+    hs_error_t err = hs_scan(db, text.data(), len, 0, holder.scratch, on_match, ctx);
+    if (err != HS_INVALID) return err;
+  }
   if (hs_alloc_scratch(db, &holder.scratch) != HS_SUCCESS) throw std::bad_alloc();
-  return holder.scratch;
+  return hs_scan(db, text.data(), len, 0, holder.scratch, on_match, ctx);
 }
 
 }  // namespace clawtools::scrub

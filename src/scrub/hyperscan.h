@@ -6,6 +6,7 @@
 #include <hs/hs.h>
 
 #include <memory>
+#include <string_view>
 
 namespace clawtools::scrub {
 
@@ -14,11 +15,14 @@ struct HsDatabaseDeleter {
 };
 using HsDatabase = std::unique_ptr<hs_database_t, HsDatabaseDeleter>;
 
-// This thread's scratch space, grown to fit `db`. Hyperscan needs one scratch per concurrent scan;
-// a thread-local one lets any number of threads share a Scrubber without a pool or a lock. The
-// result stays valid until the thread exits; a scan callback must not start another scan.
-// Throws std::bad_alloc if the scratch cannot be allocated.
-hs_scratch_t* ThreadScratch(const hs_database_t* db);
+// hs_scan with this thread's scratch space. Hyperscan needs one scratch per concurrent scan; a
+// thread-local one lets any number of threads share a Scrubber without a pool or a lock. The
+// scratch is grown only when hs_scan rejects it as too small for `db` (HS_INVALID, checked
+// before any byte is scanned): hs_alloc_scratch revalidates the whole database and costs ~10 us,
+// which would dominate scrubbing a short tool result. A scan callback must not start another
+// scan. Throws std::bad_alloc if the scratch cannot be allocated.
+hs_error_t ScanWithThreadScratch(const hs_database_t* db, std::string_view text,
+                                 match_event_handler on_match, void* ctx);
 
 }  // namespace clawtools::scrub
 

@@ -566,8 +566,7 @@ RuleSet::~RuleSet() = default;
 void RuleSet::Find(std::string_view text, std::vector<Span>* out) const {
   if (text.empty()) return;
   Scan scan{this, text, out, 0, {}};
-  hs_scan(db_.get(), text.data(), static_cast<unsigned>(text.size()), 0, ThreadScratch(db_.get()),
-          &RuleSet::OnHit, &scan);
+  ScanWithThreadScratch(db_.get(), text, &RuleSet::OnHit, &scan);
 }
 
 int RuleSet::OnHit(unsigned id, unsigned long long, unsigned long long to, unsigned, void* ctx) {

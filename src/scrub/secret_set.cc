@@ -91,8 +91,7 @@ std::shared_ptr<const SecretSet> SecretSet::Build(std::vector<std::string> value
 void SecretSet::Find(std::string_view text, std::vector<Span>* out) const {
   if (text.empty() || !db_) return;
   Scan scan{this, out};
-  hs_scan(db_.get(), text.data(), static_cast<unsigned>(text.size()), 0, ThreadScratch(db_.get()),
-          &SecretSet::OnHit, &scan);
+  ScanWithThreadScratch(db_.get(), text, &SecretSet::OnHit, &scan);
 }
 
 int SecretSet::OnHit(unsigned id, unsigned long long, unsigned long long to, unsigned, void* ctx) {
