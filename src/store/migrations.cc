@@ -2,6 +2,7 @@
 
 #include "store/clock.h"
 #include "store/migrations/001_core.h"
+#include "store/migrations/002_approvals.h"
 #include "store/str_cat.h"
 
 namespace clawtools::store {
@@ -11,7 +12,7 @@ namespace {
 // reserved per feature so parallel work never collides.
 constexpr Migration kMigrations[] = {
     kMigration001Core,
-    // 002: exec approvals and the persisted allowlist (exec issue)
+    kMigration002Approvals,
     // 003: MCP servers, grants and access requests (MCP issue)
     // 004: custom tools (custom tools issue)
 };
