@@ -1,5 +1,6 @@
 #include "core/registry.h"
 
+#include <atomic>
 #include <exception>
 #include <mutex>
 
@@ -9,6 +10,11 @@ namespace clawtools {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+uint64_t NextGeneration() {
+  static std::atomic<uint64_t> counter{0};
+  return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+}
 
 // GoClaw's guard: a model that ran out of output tokens sends "{}" for a tool with
 // required parameters. Saying so helps the model recover better than a schema error.
@@ -46,7 +52,8 @@ Result RunContained(const Tool& tool, const CallContext& ctx, const Json& args) 
 Registry::Registry(RegistryOptions options, std::shared_ptr<CallLog> log)
     : options_(std::move(options)),
       log_(std::move(log)),
-      filters_(std::make_shared<const FilterChain>()) {}
+      filters_(std::make_shared<const FilterChain>()),
+      generation_(NextGeneration()) {}
 
 Status Registry::Register(std::shared_ptr<const Tool> tool) {
   if (!tool) return Fail(ErrorCode::kInvalidArgument, "null tool");
@@ -56,7 +63,7 @@ Status Registry::Register(std::shared_ptr<const Tool> tool) {
     return Fail(ErrorCode::kAlreadyExists, "a tool named \"" + name + "\" is already registered");
   }
   tools_.emplace(name, std::move(tool));
-  ++generation_;
+  generation_ = NextGeneration();
   return {};
 }
 
@@ -65,7 +72,7 @@ void Registry::Upsert(std::shared_ptr<const Tool> tool) {
   std::unique_lock lock(mu_);
   aliases_.erase(tool->name());
   tools_[tool->name()] = std::move(tool);
-  ++generation_;
+  generation_ = NextGeneration();
 }
 
 bool Registry::Unregister(std::string_view name) {
@@ -73,7 +80,7 @@ bool Registry::Unregister(std::string_view name) {
   auto it = tools_.find(name);
   if (it == tools_.end()) return false;
   tools_.erase(it);
-  ++generation_;
+  generation_ = NextGeneration();
   return true;
 }
 
@@ -86,7 +93,7 @@ Status Registry::RegisterAlias(std::string alias, std::string canonical) {
     return Fail(ErrorCode::kNotFound, "alias \"" + alias + "\" targets unknown tool \"" + canonical + "\"");
   }
   aliases_[std::move(alias)] = std::move(canonical);
-  ++generation_;
+  generation_ = NextGeneration();
   return {};
 }
 
@@ -139,6 +146,18 @@ size_t Registry::size() const {
 uint64_t Registry::generation() const {
   std::shared_lock lock(mu_);
   return generation_;
+}
+
+Registry::ToolSet Registry::Snapshot() const {
+  std::shared_lock lock(mu_);
+  ToolSet out;
+  out.generation = generation_;
+  out.names.reserve(tools_.size());
+  for (const auto& [name, _] : tools_) out.names.push_back(name);
+  for (const auto& [alias, canonical] : aliases_) {
+    if (tools_.contains(canonical)) out.aliases.emplace(alias, canonical);
+  }
+  return out;
 }
 
 void Registry::AddFilter(std::shared_ptr<CallFilter> filter) {

@@ -53,8 +53,18 @@ class Registry {
   std::map<std::string, std::string, std::less<>> Aliases() const;
   std::vector<std::shared_ptr<const Tool>> Tools() const;
   size_t size() const;
-  // Bumped on every change to the tool or alias set; caches (policy) key on it.
+  // Changes on every change to the tool or alias set, and is unique across the process (a
+  // clone shares it only until either side changes): caches (policy) key on it, so equal
+  // generations mean equal tool sets, even across registries.
   uint64_t generation() const;
+
+  // Names, aliases and the generation they belong to, read under one lock.
+  struct ToolSet {
+    uint64_t generation = 0;
+    std::vector<std::string> names;                              // sorted
+    std::map<std::string, std::string, std::less<>> aliases;     // alias -> canonical
+  };
+  ToolSet Snapshot() const;
 
   // Filters run in the order added. Add them while wiring, before serving calls.
   void AddFilter(std::shared_ptr<CallFilter> filter);

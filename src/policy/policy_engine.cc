@@ -215,22 +215,6 @@ class Universe {
   std::unordered_map<const ToolGroups::Members*, std::vector<uint32_t>> builtin_;
 };
 
-// Content fingerprint of the tool set: decisions depend only on names and aliases, so two
-// registries with equal fingerprints share cache entries safely (64-bit collisions ignored).
-uint64_t Fingerprint(const std::vector<std::string>& names, const AliasMap& aliases) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  auto mix = [&h](std::string_view s) {
-    h ^= std::hash<std::string_view>{}(s) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-  };
-  for (const std::string& n : names) mix(n);
-  mix("\x01");  // separates names from aliases
-  for (const auto& [alias, canonical] : aliases) {
-    mix(alias);
-    mix(canonical);
-  }
-  return h;
-}
-
 struct Cause {
   PolicyStep step = PolicyStep::kNone;
   const List* list = nullptr;
@@ -649,14 +633,14 @@ std::shared_ptr<const PolicyEngine::Evaluation> PolicyEngine::Evaluate(
   // Groups are read before the tools: a result computed from newer state than its key says
   // is harmless, the reverse would be stale.
   ToolGroups::Snapshot groups = groups_.snapshot();
-  std::vector<std::string> names = reg.List();
-  AliasMap aliases = reg.Aliases();
-  const KeyView key{q.agent_id,
-                    q.provider,
-                    DepthClass(q.subagent_depth, snap->config.max_spawn_depth),
-                    q.group_allow,
-                    Fingerprint(names, aliases),
-                    groups.generation};
+  // The registry's generation is process-unique per tool set, so it keys the cache without
+  // copying the names; they are read (with their generation, under one lock) only on a miss.
+  KeyView key{q.agent_id,
+              q.provider,
+              DepthClass(q.subagent_depth, snap->config.max_spawn_depth),
+              q.group_allow,
+              reg.generation(),
+              groups.generation};
   std::shared_ptr<const Evaluation> ev;
   {
     std::shared_lock lock(snap->cache_mu);
@@ -670,7 +654,11 @@ std::shared_ptr<const PolicyEngine::Evaluation> PolicyEngine::Evaluate(
         universe = it->second;
       }
     }
-    if (!universe) universe = std::make_shared<const Universe>(std::move(names), aliases);
+    if (!universe) {
+      Registry::ToolSet tools = reg.Snapshot();
+      key.tools = tools.generation;
+      universe = std::make_shared<const Universe>(std::move(tools.names), tools.aliases);
+    }
     ev = snap->Compute(groups, universe, q, key.depth_class);
     std::unique_lock lock(snap->cache_mu);
     if (snap->cache.size() >= kMaxCacheEntries) snap->cache.clear();

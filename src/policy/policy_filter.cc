@@ -10,7 +10,7 @@ std::optional<Result> PolicyFilter::OnRequest(const CallState& state) {
   const std::string& canonical = state.tool.name();
   const PolicyEngine::QueryView q{ctx.agent_id(), ctx.provider(), ctx.subagent_depth(),
                                   ctx.group_allow()};
-  std::optional<std::string> why = engine_->Refusal(*reg_, q, canonical);
+  std::optional<std::string> why = engine_->Refusal(state.registry ? *state.registry : *reg_, q, canonical);
   if (!why) return std::nullopt;
 
   std::string subject = "tool \"" + state.request.tool + "\"";

@@ -99,18 +99,25 @@ TEST_F(PolicyFilterTest, ToolRegisteredAfterTheFilterIsStillGated) {
   EXPECT_EQ(late->calls.load(), 0);
 }
 
-TEST(PolicyFilterStandaloneTest, RefusesToolsMissingFromThePolicysRegistry) {
-  // The filter evaluates against the registry it was given; a clone that gained a tool
-  // forwards its calls to the same filter, which cannot vouch for the tool and refuses it.
+TEST(PolicyFilterStandaloneTest, CloneIsEvaluatedAgainstItsOwnToolSet) {
+  // A clone shares its parent's filters; the filter must judge the registry running the call,
+  // so a tool the clone gained is governed by the policy (allowed here, denied when listed).
   Registry reg;
   ASSERT_TRUE(reg.Register(std::make_shared<CountingTool>("exec")));
-  reg.AddFilter(std::make_shared<PolicyFilter>(std::make_shared<PolicyEngine>(), &reg));
+  auto engine = std::make_shared<PolicyEngine>();
+  reg.AddFilter(std::make_shared<PolicyFilter>(engine, &reg));
   auto clone = reg.Clone();
   auto extra = std::make_shared<CountingTool>("extra");
   ASSERT_TRUE(clone->Register(extra));
-  auto out = clone->Execute({.tool = "extra"});
-  EXPECT_EQ(out.result.error_code, ErrorCode::kPermissionDenied);
-  EXPECT_EQ(extra->calls.load(), 0);
+  EXPECT_FALSE(clone->Execute({.tool = "extra"}).result.is_error);
+  EXPECT_EQ(extra->calls.load(), 1);
+  EXPECT_EQ(reg.Execute({.tool = "extra"}).result.error_code, ErrorCode::kNotFound);
+
+  PolicyConfig cfg;
+  cfg.global.base.deny = {"extra"};
+  engine->SetConfig(cfg);
+  EXPECT_EQ(clone->Execute({.tool = "extra"}).result.error_code, ErrorCode::kPermissionDenied);
+  EXPECT_EQ(extra->calls.load(), 1);
   EXPECT_FALSE(clone->Execute({.tool = "exec"}).result.is_error);
 }
 
