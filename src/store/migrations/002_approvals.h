@@ -10,7 +10,8 @@ namespace clawtools::store {
 // every command's argv the analyser found; the decision is bound to those and to cwd.
 // exec_allowlist_rules: argv-prefix rules from allow-always (cwd set) or the CLI; argv_prefix
 // is a JSON array of words, compared element by element in the application.
-inline constexpr Migration kMigration002Approvals = {2, "exec approvals and the persisted allowlist", R"sql(
+inline constexpr Migration kMigration002Approvals = {
+    2, "exec approvals and the persisted allowlist", R"sql(
 CREATE TABLE exec_approvals (
   id          TEXT PRIMARY KEY,
   agent_id    TEXT NOT NULL DEFAULT '',
