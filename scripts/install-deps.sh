@@ -12,6 +12,7 @@ PACKAGES=(
   libcli11-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format ripgrep fd-find perl curl python3 procps
+  bubblewrap libseccomp-dev
 )
 
 missing=()

@@ -1,0 +1,45 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "sandbox/docker_backend.h"
+#include "sandbox/run.h"
+
+namespace clawtools::sandbox {
+namespace {
+
+bool Contains(const std::vector<std::string>& v, std::initializer_list<std::string> seq) {
+  return std::search(v.begin(), v.end(), seq.begin(), seq.end()) != v.end();
+}
+
+TEST(DockerArgs, HardenedFlagsAndUniqueNames) {
+  auto a = DockerBackend::ContainerName("agent:coder:telegram/123 x");
+  auto b = DockerBackend::ContainerName("agent:coder:telegram/123 x");
+  EXPECT_NE(a, b);
+  EXPECT_TRUE(a.starts_with("clawtools-sbx-agent-coder-telegram-123-x-")) << a;
+  EXPECT_EQ(DockerBackend::ContainerName(std::string(200, 'k')).size(),
+            std::string("clawtools-sbx-").size() + 40 + 9);
+}
+
+TEST(DockerBackend, RunsWhenAnEngineAnswers) {
+  auto d = DockerBackend::Create({}, std::chrono::seconds(3));
+  if (!d) GTEST_SKIP() << "no docker engine: " << d.error().log_message();
+  LaunchRequest req{.command = "id -u; echo ok", .workspace = "/tmp", .session_key = "docker-test"};
+  req.policy.workspace_access = WorkspaceAccess::kReadOnly;
+  auto args = (*d)->RunArgs(req, "n");
+  for (auto seq : {std::initializer_list<std::string>{"--network", "none"},
+                   {"--cap-drop", "ALL"},
+                   {"--security-opt", "no-new-privileges"},
+                   {"--user", "65534:65534"},
+                   {"-v", "/tmp:/workspace:ro"}})
+    EXPECT_TRUE(Contains(args, seq));
+  auto l = (*d)->Start(req);
+  ASSERT_TRUE(l.has_value());
+  RunOutcome out = RunToCompletion(
+      l->process, {.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120)});
+  if (out.status.code == 125) GTEST_SKIP() << "image unavailable: " << out.head;
+  EXPECT_EQ(out.head, "65534\nok\n");
+}
+
+}  // namespace
+}  // namespace clawtools::sandbox
