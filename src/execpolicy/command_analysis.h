@@ -24,9 +24,10 @@ struct SimpleCommand {
 
 struct Analysis {
   Decision decision = Decision::kAllow;
-  std::string rule;     // the rule that decided, e.g. "destructive_fs.rm_recursive_force"; "" for allow
-  std::string reason;   // one sentence for the model and the user
-  std::string matched;  // the canonical command that matched, e.g. "rm -r -f /"
+  std::string
+      rule;  // the rule that decided, e.g. "destructive_fs.rm_recursive_force"; "" for allow
+  std::string reason;                   // one sentence for the model and the user
+  std::string matched;                  // the canonical command that matched, e.g. "rm -r -f /"
   std::vector<SimpleCommand> commands;  // every command that would run
 };
 

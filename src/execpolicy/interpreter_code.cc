@@ -1,0 +1,413 @@
+#include "execpolicy/interpreter_code.h"
+
+#include <cctype>
+#include <optional>
+
+#include "execpolicy/expander.h"
+#include "execpolicy/paths.h"
+
+namespace clawtools::execpolicy {
+namespace {
+
+bool Contains(std::string_view code, std::string_view s) {
+  return code.find(s) != std::string_view::npos;
+}
+
+bool ContainsAny(std::string_view code, std::initializer_list<std::string_view> list) {
+  for (auto s : list) {
+    if (Contains(code, s)) return true;
+  }
+  return false;
+}
+
+// A string literal at `pos` ('..', "..", `..`): its value, and where it ends.
+std::optional<std::string> Literal(std::string_view code, size_t& pos) {
+  while (pos < code.size() && std::isspace(static_cast<unsigned char>(code[pos]))) ++pos;
+  // Python prefixes r"", b"", f"" (f-strings may interpolate: not literal).
+  if (pos + 1 < code.size() && (code[pos] == 'r' || code[pos] == 'b') &&
+      (code[pos + 1] == '"' || code[pos + 1] == '\'')) {
+    ++pos;
+  }
+  if (pos >= code.size()) return std::nullopt;
+  const char q = code[pos];
+  if (q != '"' && q != '\'' && q != '`') return std::nullopt;
+  std::string out;
+  for (size_t i = pos + 1; i < code.size(); ++i) {
+    char c = code[i];
+    if (c == '\\' && i + 1 < code.size()) {
+      char n = code[++i];
+      out += n == 'n' ? '\n' : n == 't' ? '\t' : n;
+      continue;
+    }
+    if (c == q) {
+      pos = i + 1;
+      // "..." + "..." and "..." . "..." concatenations of literals.
+      size_t j = pos;
+      while (j < code.size() && std::isspace(static_cast<unsigned char>(code[j]))) ++j;
+      if (j < code.size() && (code[j] == '+' || code[j] == '.')) {
+        size_t k = j + 1;
+        if (auto more = Literal(code, k)) {
+          pos = k;
+          return out + *more;
+        }
+      }
+      return out;
+    }
+    if ((c == '$' || c == '#') && i + 1 < code.size() && code[i + 1] == '{' && q != '\'') {
+      return std::nullopt;  // interpolation: computed at run time
+    }
+    out += c;
+  }
+  return std::nullopt;
+}
+
+// [ "a", 'b' ] or ( "a", "b" ): a list of literals.
+std::optional<std::vector<std::string>> LiteralList(std::string_view code, size_t pos) {
+  while (pos < code.size() && std::isspace(static_cast<unsigned char>(code[pos]))) ++pos;
+  if (pos >= code.size() || (code[pos] != '[' && code[pos] != '(')) return std::nullopt;
+  const char close = code[pos] == '[' ? ']' : ')';
+  ++pos;
+  std::vector<std::string> out;
+  for (;;) {
+    auto s = Literal(code, pos);
+    if (!s) return std::nullopt;
+    out.push_back(*s);
+    while (pos < code.size() && std::isspace(static_cast<unsigned char>(code[pos]))) ++pos;
+    if (pos < code.size() && code[pos] == ',') {
+      ++pos;
+      continue;
+    }
+    if (pos < code.size() && code[pos] == close) return out;
+    return std::nullopt;
+  }
+}
+
+struct ShellCall {
+  std::string_view name;   // text that starts the call, up to and including '(' or ' '
+  bool argv_list = false;  // may take a list of arguments (executed without a shell)
+};
+
+std::vector<ShellCall> ShellCalls(Language lang) {
+  switch (lang) {
+    case Language::kPython:
+      return {{"os.system("},
+              {"os.popen("},
+              {"system("},
+              {"popen("},
+              {"getoutput("},
+              {"getstatusoutput("},
+              {"subprocess.call(", true},
+              {"subprocess.run(", true},
+              {"subprocess.Popen(", true},
+              {"check_output(", true},
+              {"check_call(", true},
+              {"os.execv", true},
+              {"os.execl", true},
+              {"os.spawn", true},
+              {"pty.spawn(", true},
+              {"run(", true},
+              {"Popen(", true},
+              {"call(", true}};
+    case Language::kPerl:
+      return {{"system(", true}, {"system ", true}, {"exec(", true}, {"exec ", true},
+              {"qx(", false},    {"qx{"},           {"open("}};
+    case Language::kRuby:
+      return {{"system(", true},
+              {"system ", true},
+              {"exec(", true},
+              {"exec ", true},
+              {"%x("},
+              {"IO.popen(", true},
+              {"spawn(", true},
+              {"Open3.capture2(", true},
+              {"Open3.popen3(", true}};
+    case Language::kNode:
+      return {{"execSync("},           {"exec("},          {"spawnSync(", true}, {"spawn(", true},
+              {"execFileSync(", true}, {"execFile(", true}};
+    case Language::kPhp:
+      return {{"system("}, {"exec("}, {"shell_exec("}, {"passthru("}, {"popen("}, {"proc_open("}};
+    case Language::kLua:
+      return {{"os.execute("}, {"io.popen("}};
+    case Language::kAwk:
+      return {{"system("}};
+  }
+  return {};
+}
+
+bool EnvNameOk(std::string_view name) {
+  return !IsSecretVariableName(name);
+}
+
+// Reads of the environment: whole-environment dumps are findings; single non-secret names
+// (os.getenv("HOME"), process.env.PATH) are fine.
+void ScanEnv(Language lang, std::string_view code, CodeScan& out) {
+  auto deny = [&](std::string reason) {
+    out.findings.push_back(
+        {Decision::kDeny, "env_dump", "interpreter_environment", std::move(reason)});
+  };
+  auto name_after = [&](size_t pos, std::string_view open) -> std::optional<std::string> {
+    if (code.substr(pos, open.size()) != open) return std::nullopt;
+    size_t p = pos + open.size();
+    return Literal(code, p);
+  };
+  auto scan = [&](std::string_view token, std::initializer_list<std::string_view> accessors,
+                  bool dot_member) {
+    for (size_t at = code.find(token); at != std::string_view::npos;
+         at = code.find(token, at + 1)) {
+      size_t after = at + token.size();
+      bool single = false;
+      for (auto acc : accessors) {
+        if (auto name = name_after(after, acc)) {
+          if (!EnvNameOk(*name)) return deny("the code reads the secret variable " + *name);
+          single = true;
+        }
+      }
+      if (dot_member && after < code.size() && code[after] == '.') {
+        size_t e = after + 1;
+        while (e < code.size() &&
+               (std::isalnum(static_cast<unsigned char>(code[e])) || code[e] == '_'))
+          ++e;
+        std::string_view member = code.substr(after + 1, e - after - 1);
+        if (!member.empty() && std::isupper(static_cast<unsigned char>(member[0]))) {
+          if (!EnvNameOk(member))
+            return deny("the code reads the secret variable " + std::string(member));
+          single = true;
+        }
+      }
+      if (!single) return deny("the code reads the whole environment (" + std::string(token) + ")");
+    }
+  };
+  switch (lang) {
+    case Language::kPython:
+      scan("environ", {"[", ".get(", "["}, false);
+      scan("getenv(", {""}, false);
+      break;
+    case Language::kNode:
+      scan("process.env", {"["}, true);
+      break;
+    case Language::kPerl:
+      if (Contains(code, "%ENV")) deny("the code reads the whole environment (%ENV)");
+      scan("$ENV{", {""}, false);
+      break;
+    case Language::kRuby:
+      scan("ENV", {"[", ".fetch("}, false);
+      break;
+    case Language::kPhp:
+      if (ContainsAny(code, {"$_ENV", "$_SERVER", "getenv()"}))
+        deny("the code reads the whole environment");
+      scan("getenv(", {""}, false);
+      break;
+    case Language::kAwk:
+      scan("ENVIRON", {"["}, false);
+      break;
+    case Language::kLua:
+      scan("os.getenv(", {""}, false);
+      break;
+  }
+}
+
+void ScanDeletes(Language lang, std::string_view code, CodeScan& out) {
+  static constexpr std::string_view kCalls[] = {
+      "rmtree(",    "os.remove(",  "os.unlink(", "os.rmdir(",     "rmSync(",
+      "rmdirSync(", "unlinkSync(", "rm_rf(",     "rm_r(",         "remove_tree(",
+      "unlink(",    "rmdir(",      "fs.rm(",     "os.removedirs("};
+  (void)lang;
+  for (auto call : kCalls) {
+    for (size_t at = code.find(call); at != std::string_view::npos; at = code.find(call, at + 1)) {
+      size_t p = at + call.size();
+      auto path = Literal(code, p);
+      if (!path) {
+        out.findings.push_back({Decision::kAsk, "destructive_fs", "interpreter_delete",
+                                "the code deletes a computed path (" + std::string(call) + "...)"});
+        continue;
+      }
+      Field f{*path};
+      if (IsCriticalPath(f)) {
+        out.findings.push_back({Decision::kDeny, "destructive_fs", "interpreter_delete",
+                                "the code deletes the protected path " + *path});
+      }
+    }
+  }
+}
+
+void ScanNetworkAndLoops(Language lang, std::string_view code, CodeScan& out) {
+  const bool socket =
+      ContainsAny(code, {"socket", "Socket", "fsockopen", "net.connect", "net.Socket",
+                         "createConnection", "/inet/tcp", "/inet/udp", "TCPSocket"});
+  const bool shell =
+      ContainsAny(code, {"/bin/sh", "/bin/bash", "sh -i", "bash -i", "dup2", "pty.spawn",
+                         "subprocess", "child_process", "exec(", "spawn(", "system(", "proc_open",
+                         "STDIN", "popen", "cmd.exe", "|&"});
+  if (lang == Language::kAwk && ContainsAny(code, {"/inet/tcp", "/inet/udp"})) {
+    out.findings.push_back({Decision::kDeny, "reverse_shell", "interpreter_socket_shell",
+                            "awk opens a network connection (/inet/)"});
+  } else if (socket && shell) {
+    out.findings.push_back({Decision::kDeny, "reverse_shell", "interpreter_socket_shell",
+                            "the code connects a socket and starts a shell or process"});
+  } else if (socket && ContainsAny(code, {"connect", "bind", "listen"})) {
+    out.findings.push_back({Decision::kAsk, "reverse_shell", "interpreter_socket",
+                            "the code opens a raw network socket"});
+  }
+  const bool download =
+      ContainsAny(code, {"urlopen", "urllib", "requests.get", "http.client", "fetch(", "https.get",
+                         "http.get", "LWP", "open-uri", "Net::HTTP", "file_get_contents(\"http",
+                         "file_get_contents('http", "curl_exec", "URI.open"});
+  const bool exec = ContainsAny(code, {"exec(", "eval(", "system(", "execSync(", "Function(", "`"});
+  if (download && exec) {
+    out.findings.push_back({Decision::kDeny, "remote_exec", "interpreter_download_exec",
+                            "the code downloads content and executes it"});
+  }
+  const bool decode = ContainsAny(
+      code, {"b64decode", "base64", "decode(", "fromhex", "unhexlify", "zlib", "marshal",
+             "pickle.loads", "from_base64", "Buffer.from(", "atob(", "unpack(", "str_rot13",
+             "gzinflate", "chr(", "fromCharCode", "[::-1]", "reverse"});
+  if (decode && ContainsAny(code, {"exec(", "eval(", "compile(", "Function(", "assert("})) {
+    out.findings.push_back({Decision::kDeny, "eval_injection", "interpreter_decoded_exec",
+                            "the code decodes or assembles a string and executes it"});
+  }
+  if (Contains(code, "fork") && ContainsAny(code, {"while", "loop", "for ", "for(", "until"})) {
+    out.findings.push_back(
+        {Decision::kDeny, "fork_bomb", "interpreter_fork_loop", "the code forks in a loop"});
+  }
+}
+
+}  // namespace
+
+bool InterpreterLanguage(std::string_view p, Language* lang) {
+  auto family = [&](std::string_view base) {
+    if (!p.starts_with(base)) return false;
+    std::string_view rest = p.substr(base.size());
+    return rest.find_first_not_of("0123456789.") == std::string_view::npos;
+  };
+  if (family("python") || family("pypy") || p == "ipython")
+    *lang = Language::kPython;
+  else if (family("perl"))
+    *lang = Language::kPerl;
+  else if (family("ruby") || p == "jruby" || p == "irb")
+    *lang = Language::kRuby;
+  else if (p == "node" || p == "nodejs" || p == "bun" || p == "deno")
+    *lang = Language::kNode;
+  else if (family("php"))
+    *lang = Language::kPhp;
+  else if (family("lua") || p == "luajit")
+    *lang = Language::kLua;
+  else if (p == "awk" || p == "gawk" || p == "mawk" || p == "nawk" || p == "busybox-awk")
+    *lang = Language::kAwk;
+  else
+    return false;
+  return true;
+}
+
+CodeScan ScanInlineCode(Language lang, std::string_view code) {
+  CodeScan out;
+  for (const ShellCall& call : ShellCalls(lang)) {
+    for (size_t at = code.find(call.name); at != std::string_view::npos;
+         at = code.find(call.name, at + 1)) {
+      // "run(" must not match "xrun(" or "os.system(": require a non-identifier before it.
+      if (at > 0 &&
+          (std::isalnum(static_cast<unsigned char>(code[at - 1])) || code[at - 1] == '_')) {
+        continue;
+      }
+      size_t p = at + call.name.size();
+      if (call.name.back() != '(' && call.name.back() != ' ' && call.name.back() != '{') {
+        while (p < code.size() && code[p] != '(') ++p;  // os.execvp( / os.spawnlp(
+        ++p;
+      }
+      if (call.name == "open(") {  // perl open(FH, "cmd |") and open(FH, "|-", ...)
+        size_t comma = code.find(',', p);
+        if (comma == std::string_view::npos) continue;
+        size_t q = comma + 1;
+        auto target = Literal(code, q);
+        if (!target || (target->find('|') == std::string::npos)) continue;
+        std::string cmd = *target;
+        std::erase(cmd, '|');
+        out.shell_commands.push_back(cmd);
+        continue;
+      }
+      size_t lit_pos = p;
+      if (auto lit = Literal(code, lit_pos)) {
+        while (lit_pos < code.size() && std::isspace(static_cast<unsigned char>(code[lit_pos])))
+          ++lit_pos;
+        if (call.argv_list && lit_pos < code.size() && code[lit_pos] == ',') {
+          // system("rm", "-rf", "/"): an argument vector.
+          std::vector<std::string> argv{*lit};
+          while (lit_pos < code.size() && code[lit_pos] == ',') {
+            ++lit_pos;
+            auto next = Literal(code, lit_pos);
+            if (!next) break;
+            argv.push_back(*next);
+            while (lit_pos < code.size() && std::isspace(static_cast<unsigned char>(code[lit_pos])))
+              ++lit_pos;
+          }
+          out.argv_commands.push_back(std::move(argv));
+        } else {
+          out.shell_commands.push_back(*lit);
+        }
+        continue;
+      }
+      if (call.argv_list) {
+        if (auto list = LiteralList(code, p)) {
+          out.argv_commands.push_back(*list);
+          continue;
+        }
+      }
+      const bool obfuscated =
+          ContainsAny(code, {"chr(", "fromCharCode", "b64decode", "decode(", "fromhex", "[::-1]",
+                             "pack(", "reverse", "base64"});
+      out.findings.push_back(
+          {obfuscated ? Decision::kDeny : Decision::kAsk, "eval_injection",
+           obfuscated ? "interpreter_obfuscated_exec" : "interpreter_dynamic_exec",
+           obfuscated ? "the code runs a command it decodes or assembles at run time"
+                      : "the code runs a command computed at run time"});
+    }
+  }
+  // Backticks run shell commands in perl, ruby and php.
+  if (lang == Language::kPerl || lang == Language::kRuby || lang == Language::kPhp) {
+    for (size_t at = code.find('`'); at != std::string_view::npos;) {
+      size_t end = code.find('`', at + 1);
+      if (end == std::string_view::npos) break;
+      out.shell_commands.emplace_back(code.substr(at + 1, end - at - 1));
+      at = code.find('`', end + 1);
+    }
+  }
+  if (lang == Language::kAwk) {  // print ... | "cmd" and "cmd" | getline
+    for (size_t at = code.find('|'); at != std::string_view::npos; at = code.find('|', at + 1)) {
+      size_t p = at + 1;
+      if (auto cmd = Literal(code, p)) out.shell_commands.push_back(*cmd);
+      size_t q = code.rfind('"', at);
+      if (q != std::string_view::npos && q > 0 && code.substr(at).starts_with("| getline")) {
+        size_t open = code.rfind('"', q - 1);
+        if (open != std::string_view::npos)
+          out.shell_commands.emplace_back(code.substr(open + 1, q - open - 1));
+      }
+    }
+  }
+  ScanEnv(lang, code, out);
+  ScanDeletes(lang, code, out);
+  ScanNetworkAndLoops(lang, code, out);
+  for (size_t at = 0; at < code.size();) {  // literal paths: secrets and /proc/*/environ
+    char q = code[at];
+    if (q != '"' && q != '\'') {
+      ++at;
+      continue;
+    }
+    size_t p = at;
+    auto lit = Literal(code, p);
+    if (!lit) {
+      ++at;
+      continue;
+    }
+    Field f{*lit};
+    if (MentionsSecretPath(f)) {
+      out.findings.push_back({Decision::kDeny, "secret_read", "interpreter_credential_file",
+                              "the code opens the credential file " + *lit});
+    } else if (MentionsProcEnviron(f)) {
+      out.findings.push_back({Decision::kDeny, "env_dump", "proc_environ",
+                              "the code reads a process environment (" + *lit + ")"});
+    }
+    at = p;
+  }
+  return out;
+}
+
+}  // namespace clawtools::execpolicy

@@ -1,0 +1,180 @@
+// reverse_shell, data_exfiltration, network_recon, crypto_mining and network_tools.
+#include <algorithm>
+#include <cctype>
+
+#include "execpolicy/rules.h"
+
+namespace clawtools::execpolicy {
+namespace {
+
+bool Contains(const std::string& s, std::string_view part) {
+  return s.find(part) != std::string::npos;
+}
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+bool IsSocketTool(const std::string& p) {
+  return p == "nc" || p == "ncat" || p == "netcat" || p == "nc.traditional" || p == "nc.openbsd" ||
+         p == "socat" || p == "telnet" || p == "openssl" || p == "cryptcat" || p == "pwncat";
+}
+
+void ReverseShell(const Invocation& inv, const std::string& p, Findings& out) {
+  constexpr std::string_view g = "reverse_shell";
+  for (const Field& f : inv.argv) {
+    if (Contains(f.text, "/dev/tcp/") || Contains(f.text, "/dev/udp/")) {
+      return out.Deny(g, "dev_tcp", "opens a network connection through /dev/tcp",
+                      inv.Canonical(true));
+    }
+  }
+  for (const RedirectInfo& r : inv.redirects) {
+    if (Contains(r.target.text, "/dev/tcp/") || Contains(r.target.text, "/dev/udp/")) {
+      return out.Deny(g, "dev_tcp", "wires the command to a network connection through /dev/tcp",
+                      inv.Canonical(true));
+    }
+  }
+  if (inv.argv.empty() || !IsSocketTool(p)) return;
+  const std::string m = inv.Canonical();
+  if (p != "socat" && p != "openssl") {
+    for (size_t i = 1; i < inv.argv.size(); ++i) {
+      const std::string& w = inv.Word(i);
+      const bool exec_flag =
+          w == "--exec" || w == "--sh-exec" || w == "--lua-exec" || w.starts_with("--exec=") ||
+          w.starts_with("--sh-exec=") ||
+          (w.size() > 1 && w[0] == '-' && w[1] != '-' && (Contains(w, "e") || Contains(w, "c")));
+      if (exec_flag)
+        return out.Deny(g, "nc_exec", p + " " + w + " hands a program to the network", m);
+    }
+  }
+  if (p == "socat") {
+    for (size_t i = 1; i < inv.argv.size(); ++i) {
+      const std::string w = Lower(inv.Word(i));
+      if (w.starts_with("exec:") || w.starts_with("system:") || Contains(w, "pty")) {
+        return out.Deny(g, "socat_exec", "socat connects a program to the network", m);
+      }
+    }
+  }
+  // `sh -i 2>&1 | nc host 4444`: a shell's output fed to a socket.
+  const std::string& origin = inv.in.origin;
+  for (std::string_view shell : {"sh -i", "bash -i", "zsh -i", "/bin/sh", "/bin/bash"}) {
+    if (Contains(origin, shell))
+      return out.Deny(g, "shell_to_socket", "a shell is wired to " + p, origin + " | " + m);
+  }
+  if (p == "socat") return out.Ask(g, "socat", "socat relays arbitrary connections", m);
+}
+
+void Exfiltration(const Invocation& inv, const std::string& p, Findings& out) {
+  constexpr std::string_view g = "data_exfiltration";
+  const std::string m = inv.Canonical();
+  for (const Field& f : inv.argv) {
+    for (std::string_view host : {"169.254.169.254", "metadata.google.internal", "100.100.100.200",
+                                  "fd00:ec2::254", "169.254.170.2", "metadata.azure"}) {
+      if (Contains(f.text, host))
+        return out.Deny(g, "cloud_metadata", "reads the cloud metadata service (credentials)", m);
+    }
+  }
+  if (p == "curl") {
+    for (size_t i = 1; i < inv.argv.size(); ++i) {
+      const std::string& w = inv.Word(i);
+      const bool upload =
+          w.starts_with("--data") || w.starts_with("--form") || w == "--upload-file" ||
+          w == "--json" || w == "-T" || w == "-F" || w == "-d" ||
+          ((w == "-X" || w == "--request") && i + 1 < inv.argv.size() &&
+           (inv.Word(i + 1) == "POST" || inv.Word(i + 1) == "PUT" || inv.Word(i + 1) == "PATCH")) ||
+          w.starts_with("-XP") ||
+          (w.size() > 2 && w[0] == '-' && w[1] != '-' &&
+           (w.back() == 'd' || w.back() == 'F' || w.back() == 'T'));
+      if (upload) return out.Ask(g, "upload", "curl sends local data to a server", m);
+    }
+  }
+  if (p == "wget") {
+    for (const Field& f : inv.argv) {
+      if (f.text.starts_with("--post-") || f.text.starts_with("--body-") ||
+          f.text.starts_with("--method=P") || f.text == "--method") {
+        return out.Ask(g, "upload", "wget sends local data to a server", m);
+      }
+    }
+  }
+  if (p == "nslookup" || p == "dig" || p == "host" || p == "drill") {
+    for (size_t i = 1; i < inv.argv.size(); ++i) {
+      if (inv.argv[i].dynamic)
+        return out.Deny(g, "dns_exfil", p + " looks up a name computed at run time", m);
+    }
+  }
+  if ((p == "nc" || p == "ncat" || p == "netcat") && inv.in.present && !inv.in.text) {
+    return out.Ask(g, "socket_upload", p + " sends data to the network", inv.Canonical(true));
+  }
+}
+
+void Recon(const Invocation& inv, const std::string& p, Findings& out) {
+  const std::string m = inv.Canonical();
+  for (std::string_view s : {"nmap", "masscan", "zmap", "rustscan", "unicornscan", "hping3",
+                             "arp-scan", "nikto", "zgrab", "naabu"}) {
+    if (p == s) return out.Deny("network_recon", "scanner", p + " scans networks", m);
+  }
+  for (std::string_view s :
+       {"chisel", "frpc", "frps", "ngrok", "cloudflared", "bore", "lt", "localtunnel", "sshuttle",
+        "ligolo", "inlets", "pagekite", "iodine", "dnscat"}) {
+    if (p == s)
+      return out.Deny("network_recon", "tunnel", p + " opens a tunnel into or out of the network",
+                      m);
+  }
+  if (p == "ssh" || p == "scp" || p == "sftp" || p == "autossh") {
+    for (size_t i = 1; i < inv.argv.size(); ++i) {
+      const std::string& w = inv.Word(i);
+      if (w == "-R" || w == "-D" ||
+          (w.starts_with("-") && !w.starts_with("--") && (Contains(w, "R") || Contains(w, "D")) &&
+           w.size() <= 4 && w.find_first_not_of("-NfTRDqvC") == std::string::npos)) {
+        return out.Deny("network_recon", "ssh_tunnel", "ssh forwards ports (a tunnel)", m);
+      }
+    }
+    return out.Ask("network_recon", "remote_login", p + " connects to a remote host", m);
+  }
+}
+
+void Mining(const Invocation& inv, const std::string& p, Findings& out) {
+  for (std::string_view s : {"xmrig", "cpuminer", "minerd", "cgminer", "bfgminer", "ethminer",
+                             "nbminer", "t-rex", "phoenixminer", "lolminer", "gminer", "claymore",
+                             "xmr-stak", "nanominer", "teamredminer", "srbminer", "ccminer"}) {
+    if (p == s)
+      return out.Deny("crypto_mining", "miner", p + " mines cryptocurrency", inv.Canonical());
+  }
+  for (const Field& f : inv.argv) {
+    if (Contains(Lower(f.text), "stratum+tcp://") || Contains(Lower(f.text), "stratum+ssl://") ||
+        Contains(Lower(f.text), "stratum2+tcp://")) {
+      return out.Deny("crypto_mining", "pool", "connects to a mining pool", inv.Canonical());
+    }
+  }
+}
+
+void NetworkTools(const Invocation& inv, const std::string& p, Findings& out) {
+  if (!out.GroupEnabled("network_tools")) return;
+  for (std::string_view s : {"curl", "wget", "ssh", "scp", "sftp", "nc", "ncat", "netcat", "telnet",
+                             "ftp", "aria2c", "http", "xh", "rsync", "socat"}) {
+    if (p == s)
+      return out.Ask("network_tools", "client", p + " talks to the network", inv.Canonical());
+  }
+  if (p == "git" && inv.argv.size() > 1) {
+    for (std::string_view verb : {"clone", "fetch", "pull", "push", "ls-remote", "submodule"}) {
+      if (inv.Word(1) == verb)
+        return out.Ask("network_tools", "git_remote",
+                       "git " + inv.Word(1) + " talks to the network", inv.Canonical());
+    }
+  }
+}
+
+}  // namespace
+
+void CheckNetwork(const Invocation& inv, Findings& out) {
+  const std::string p = inv.Program();
+  ReverseShell(inv, p, out);
+  if (inv.argv.empty()) return;
+  Exfiltration(inv, p, out);
+  Recon(inv, p, out);
+  Mining(inv, p, out);
+  NetworkTools(inv, p, out);
+}
+
+}  // namespace clawtools::execpolicy
