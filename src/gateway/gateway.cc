@@ -16,8 +16,10 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
@@ -26,6 +28,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -35,6 +38,7 @@
 #include "gateway/auth.h"
 #include "gateway/listen_address.h"
 #include "gateway/routes.h"
+#include "gateway/sse.h"
 #include "version.h"
 
 namespace clawtools {
@@ -55,6 +59,17 @@ struct Connection {
   // True while waiting for the next request, so shutdown may drop the connection. Only
   // touched on the connection's strand.
   bool idle = false;
+  // Set while the connection serves an event stream: ends it (shutdown). Strand only.
+  std::function<void()> stop_stream;
+};
+
+// An event stream's wake-up: the bus callback and shutdown post to the strand, set a flag and
+// cancel the timer the stream sleeps on. Strand only.
+struct StreamState {
+  explicit StreamState(const asio::any_io_executor& executor) : wake(executor) {}
+  asio::steady_timer wake;
+  bool ready = false;  // events queued since the last drain
+  bool done = false;   // peer gone or shutdown
 };
 
 std::string_view View(beast::string_view s) {
@@ -118,6 +133,9 @@ class Gateway::Impl {
   }
 
   Router& router() { return router_; }
+  void AddEventStream(std::string path, std::shared_ptr<EventBus> bus) {
+    streams_[std::move(path)] = std::move(bus);
+  }
   uint16_t port() const { return port_; }
 
   Status Start() {
@@ -248,6 +266,9 @@ class Gateway::Impl {
         if (!reply) break;
         response = std::move(*reply);
         unread_input = true;
+      } else if (auto bus = StreamFor(parser.get())) {
+        co_await Stream(conn, std::move(bus), method, target, start);
+        break;
       } else {
         keep_alive = parser.get().keep_alive();
         response = co_await Handle(parser.get());
@@ -330,6 +351,98 @@ class Gateway::Impl {
     co_return !ec;
   }
 
+  // The bus served at this request's path, when it is a GET of an event stream with valid
+  // credentials; otherwise null and Handle answers (404, 405 or 401 as for any route).
+  std::shared_ptr<EventBus> StreamFor(const http::request<http::string_body>& message) {
+    if (message.method() != http::verb::get) return nullptr;
+    HttpRequest request;
+    if (!ParseTarget(View(message.target()), request)) return nullptr;
+    auto it = streams_.find(request.path);
+    if (it == streams_.end()) return nullptr;
+    std::string_view auth = View(message[http::field::authorization]);
+    if (!token_.empty() && !BearerTokenMatches(auth, token_)) return nullptr;
+    return it->second;
+  }
+
+  asio::awaitable<void> Stream(std::shared_ptr<Connection> conn, std::shared_ptr<EventBus> bus,
+                               const std::string& method, const std::string& target,
+                               Clock::time_point start) {
+    asio::any_io_executor strand = co_await asio::this_coro::executor;
+    auto state = std::make_shared<StreamState>(strand);
+    std::weak_ptr<StreamState> weak = state;
+    auto subscription = bus->Subscribe([weak, strand] {
+      asio::post(strand, [weak] {
+        if (auto s = weak.lock()) {
+          s->ready = true;
+          s->wake.cancel();
+        }
+      });
+    });
+    conn->stop_stream = [state] {
+      state->done = true;
+      state->wake.cancel();
+    };
+
+    http::response<http::empty_body> header{http::status::ok, 11};
+    header.set(http::field::server, "clawtools/" CLAWTOOLS_VERSION);
+    header.set(http::field::content_type, "text/event-stream");
+    header.set(http::field::cache_control, "no-cache");
+    header.chunked(true);
+    header.keep_alive(false);
+    http::response_serializer<http::empty_body> serializer{header};
+    conn->stream.expires_after(options_.io_timeout);
+    auto [ec, bytes] = co_await http::async_write_header(conn->stream, serializer, kNoThrow);
+    LogRequest(method, target, 200, start);
+
+    if (!ec) {
+      // The client never sends anything on a stream: a completed read means it went away.
+      asio::co_spawn(strand, WatchPeer(conn, state), asio::detached);
+      uint64_t dropped_reported = 0;
+      auto next_beat = Clock::now();  // an immediate first heartbeat confirms the stream
+      while (!state->done && !stopping_) {
+        state->ready = false;
+        std::string out;
+        if (uint64_t dropped = subscription->dropped(); dropped != dropped_reported) {
+          out += FormatSseEvent(0, "events.dropped", Json{{"dropped", dropped}}.dump());
+          dropped_reported = dropped;
+        }
+        for (const BusEvent& e : subscription->Take()) {
+          out += FormatSseEvent(e.seq, e.type,
+                                e.data.dump(-1, ' ', false, Json::error_handler_t::replace));
+        }
+        if (out.empty() && Clock::now() >= next_beat) out = kSseHeartbeat;
+        if (!out.empty()) {
+          conn->stream.expires_after(options_.io_timeout);
+          std::tie(ec, bytes) = co_await asio::async_write(
+              conn->stream, http::make_chunk(asio::buffer(out)), kNoThrow);
+          if (ec) break;
+          next_beat = Clock::now() + options_.sse_heartbeat;
+        }
+        if (state->ready || state->done) continue;
+        state->wake.expires_at(next_beat);
+        co_await state->wake.async_wait(kNoThrow);
+      }
+      if (!ec) {
+        conn->stream.expires_after(options_.io_timeout);
+        co_await asio::async_write(conn->stream, http::make_chunk_last(), kNoThrow);
+      }
+    }
+    conn->stop_stream = nullptr;
+    beast::error_code ignored;
+    conn->stream.socket().cancel(ignored);  // ends WatchPeer
+  }
+
+  asio::awaitable<void> WatchPeer(std::shared_ptr<Connection> conn,
+                                  std::shared_ptr<StreamState> state) {
+    std::array<char, 512> sink;
+    while (true) {
+      auto [ec, n] = co_await conn->stream.socket().async_read_some(asio::buffer(sink), kNoThrow);
+      if (ec) break;
+    }
+    state->done = true;
+    state->wake.cancel();
+  }
+
   asio::awaitable<void> Reject(tcp::socket socket) {
     Connection conn(std::move(socket));
     auto start = Clock::now();
@@ -349,6 +462,7 @@ class Gateway::Impl {
         std::shared_ptr<Connection> conn = entry.second;
         asio::post(conn->stream.get_executor(), [conn] {
           if (conn->idle) conn->stream.cancel();
+          if (conn->stop_stream) conn->stop_stream();
         });
       }
     }
@@ -396,6 +510,7 @@ class Gateway::Impl {
   Runtime& runtime_;
   GatewayOptions options_;
   Router router_;
+  std::map<std::string, std::shared_ptr<EventBus>, std::less<>> streams_;
   std::string token_;
   std::stop_source shutdown_;
 
@@ -422,6 +537,9 @@ Gateway::Gateway(Runtime& runtime, GatewayOptions options)
 Gateway::~Gateway() = default;
 Router& Gateway::router() {
   return impl_->router();
+}
+void Gateway::AddEventStream(std::string path, std::shared_ptr<EventBus> bus) {
+  impl_->AddEventStream(std::move(path), std::move(bus));
 }
 Status Gateway::Start() {
   return impl_->Start();

@@ -7,6 +7,9 @@
 // honours CLAWTOOLS_TOKEN), every route but /healthz needs "Authorization: Bearer <token>" and
 // answers 401 {"error":"unauthorized"} otherwise. Without a token the gateway only listens on
 // loopback.
+// Event streams (AddEventStream): server-sent events over chunked HTTP/1.1, written from the
+// connection's strand as events arrive, so a stream holds no thread; they end when the client
+// disconnects or the gateway stops.
 // Limits: bodies over max_body_bytes get 413, headers over max_header_bytes 431, a request whose
 // header is not complete within header_timeout is dropped (slowloris), and connections beyond
 // max_connections get 503. Every request logs one "http" event (method, path, status,
@@ -19,6 +22,7 @@
 #include <memory>
 #include <string>
 
+#include "approval/event_bus.h"
 #include "core/error.h"
 #include "gateway/router.h"
 #include "runtime/runtime.h"
@@ -38,6 +42,8 @@ struct GatewayOptions {
   std::chrono::milliseconds io_timeout{std::chrono::seconds(60)};      // reading a body, writing
   // How long Stop() waits for in-flight requests; then their tools are cancelled and abandoned.
   std::chrono::milliseconds shutdown_grace{std::chrono::seconds(10)};
+  // A ":" comment on idle event streams, so clients and proxies see the stream is alive.
+  std::chrono::milliseconds sse_heartbeat{std::chrono::seconds(15)};
 };
 
 class Gateway {
@@ -52,6 +58,9 @@ class Gateway {
 
   // Routes beyond the built-in ones; add them before Start().
   Router& router();
+  // Serves `bus` at GET `path` as text/event-stream (gateway/sse.h for the format), behind the
+  // token like every route. Add before Start().
+  void AddEventStream(std::string path, std::shared_ptr<EventBus> bus);
 
   // Binds, writes port_file, prints "clawtools gateway listening on http://HOST:PORT" to
   // stderr and starts serving. Fails on a bad or busy address, or a non-loopback address
