@@ -22,8 +22,14 @@ Json PolicyLists() {
   return {{"profile", Str()}, {"allow", StrList()}, {"deny", StrList()}, {"alsoAllow", StrList()}};
 }
 
+// Deny groups of the exec command analysis, switched off or on (names as in rule ids).
+Json ExecDenyGroups() {
+  return {{"deny_groups_disabled", StrList()}, {"deny_groups_enabled", StrList()}};
+}
+
 Json PolicySpec() {
   Json props = PolicyLists();
+  props["exec"] = Closed(ExecDenyGroups());
   props["byProvider"] = MapOf(Closed(PolicyLists()));
   props["toolCallPrefix"] = Str();
   return Closed(std::move(props));
@@ -80,6 +86,19 @@ Json BuildSchema() {
       {"scrub_credentials", Bool()},
       {"scrub_values", StrList()},
       {"timeout_sec", Int(1)},
+      {"exec", Closed({{"deny_groups_disabled", StrList()},
+                       {"deny_groups_enabled", StrList()},
+                       {"timeout_sec", Int(1)},
+                       {"max_output_chars", Int(256)},
+                       {"shell", Str()},
+                       {"env", MapOf(Str())},
+                       {"sandbox_tmp_mb", Int(1)},
+                       {"sandbox_file_mb", Int(1)},
+                       {"process", Closed({{"max_per_session", Int(1)},
+                                           {"max_total", Int(1)},
+                                           {"buffer_bytes", Int(4096)},
+                                           {"max_runtime_sec", Int(1)},
+                                           {"retain_exited_sec", Int(0)}})}})},
       {"mcp_servers", MapOf(mcp_server)},
       {"fs", Closed({{"allowed_paths", {{"type", "array"},
                                         {"items", Closed({{"path", Str()}, {"writable", Bool()}})}}},
