@@ -3,6 +3,7 @@
 #include "store/clock.h"
 #include "store/migrations/001_core.h"
 #include "store/migrations/002_approvals.h"
+#include "store/migrations/003_mcp.h"
 #include "store/str_cat.h"
 
 namespace clawtools::store {
@@ -13,7 +14,7 @@ namespace {
 constexpr Migration kMigrations[] = {
     kMigration001Core,
     kMigration002Approvals,
-    // 003: MCP servers, grants and access requests (MCP issue)
+    kMigration003Mcp,
     // 004: custom tools (custom tools issue)
 };
 

@@ -1,0 +1,73 @@
+// The streamable HTTP transport (protocol 2025-03-26 and later): every message is a POST to
+// one endpoint, answered by 202 (notifications, responses), a JSON body, or an SSE stream
+// that carries the answer (and maybe requests and notifications before it).
+//
+// Session: the `Mcp-Session-Id` the server returns with the initialize answer is sent on every
+// later request; `MCP-Protocol-Version` once SetProtocolVersion() was told the negotiated
+// version; DELETE ends the session on Close(). After initialize a GET stream is opened for
+// server-initiated messages (list_changed); a server answering 405 has none.
+//
+// Resumability: when an answer stream breaks before the answer arrived and the server gave
+// event ids, the stream is resumed with GET + `Last-Event-ID` (3 tries). A request that still
+// gets no answer is answered locally with a transport error, so the caller fails at once.
+//
+// Each request's POST runs on its own thread (the caller must stay able to time out and
+// cancel while the answer streams); finished threads are joined on the next Send.
+#pragma once
+
+#include <atomic>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "core/call_log.h"
+#include "mcp/sse_transport.h"
+#include "mcp/transport.h"
+
+namespace clawtools::mcp {
+
+class StreamableHttpTransport final : public Transport {
+ public:
+  explicit StreamableHttpTransport(HttpTransportOptions options);
+  ~StreamableHttpTransport() override;
+
+  Status Start(MessageHandler on_message, CloseHandler on_close) override;
+  Status Send(const Json& message) override;
+  void Close() override;
+  void SetProtocolVersion(const std::string& version) override;
+  std::string Describe() const override { return options_.url; }
+
+  std::string session_id() const;
+
+ private:
+  struct Worker {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
+
+  // POSTs `body`; delivers what comes back. Returns an error text when `expect_id` (the
+  // request's id, or null) got no answer.
+  std::string Post(const std::string& body, const Json& expect_id);
+  // Reads an SSE stream (POST answer or GET) and delivers its messages; tracks `answered`.
+  bool ConsumeSse(const std::string& method, const std::string& body,
+                  const std::string& last_event_id, const Json& expect_id, bool& answered,
+                  std::string& last_id, std::string& error);
+  std::vector<std::pair<std::string, std::string>> Headers(bool json_body) const;
+  void Deliver(Json v, const Json& expect_id, bool& answered);
+  void Listen();
+  void Log(LogLevel level, std::string_view msg, Json fields = Json::object()) const;
+
+  HttpTransportOptions options_;
+  MessageHandler on_message_;
+  CloseHandler on_close_;
+  std::atomic<bool> stop_{false};
+  mutable std::mutex mu_;
+  std::string session_id_;
+  std::string protocol_version_;
+  std::list<Worker> workers_;
+  std::thread listener_;
+};
+
+}  // namespace clawtools::mcp

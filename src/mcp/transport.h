@@ -1,0 +1,40 @@
+// A bidirectional channel of JSON-RPC messages to one MCP peer (stdio pipes, HTTP+SSE,
+// streamable HTTP, or a test socket).
+//
+// Contract: Start() is called once. After it succeeds, `on_message` is called with every JSON
+// value the peer sends (batches already split), from a transport-owned thread, one at a time
+// per stream; `on_close` is called at most once when the channel dies on its own (process exit,
+// stream gone for good) but never because of Close(). Malformed input (non-JSON lines, empty
+// SSE events) is logged and skipped by the transport, not delivered. Send() is thread-safe and
+// may be called from inside `on_message`. Close() is idempotent, blocks until no callback is
+// running or will run, and releases every OS resource (processes, fds, connections); the
+// destructor calls it.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "core/error.h"
+#include "core/json.h"
+
+namespace clawtools::mcp {
+
+class Transport {
+ public:
+  using MessageHandler = std::function<void(Json)>;
+  using CloseHandler = std::function<void(const Error&)>;
+
+  virtual ~Transport() = default;
+
+  virtual Status Start(MessageHandler on_message, CloseHandler on_close) = 0;
+  virtual Status Send(const Json& message) = 0;
+  virtual void Close() = 0;
+
+  // Told the negotiated protocol version after initialize; HTTP transports send it as the
+  // MCP-Protocol-Version header on every later request.
+  virtual void SetProtocolVersion(const std::string& /*version*/) {}
+  // For errors and logs: "stdio:npx", "http://127.0.0.1:3001/mcp".
+  virtual std::string Describe() const = 0;
+};
+
+}  // namespace clawtools::mcp
