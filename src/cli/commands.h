@@ -55,4 +55,15 @@ struct ServeFlags {
 };
 int RunServe(const ServeFlags& flags);
 
+struct ApprovalsFlags {
+  CommonFlags common;
+  std::string action;        // list | allow | deny | rules
+  std::string id;            // allow/deny: the request id; rules rm: the rule id
+  std::string status = "pending";  // list: pending | allowed | denied | expired | all
+  bool json = false;         // list: a JSON array instead of the table
+  bool always = false;       // allow: allow-always (persist a rule) instead of allow-once
+  std::string rules_action = "list";  // rules: list | rm
+};
+int RunApprovals(const ApprovalsFlags& flags);
+
 }  // namespace clawtools::cli

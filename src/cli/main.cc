@@ -61,6 +61,29 @@ int main(int argc, char** argv) {
   v->add_option("--listen", serve.listen, "HOST:PORT (default from config, 127.0.0.1:18790)");
   v->add_option("--port-file", serve.port_file, "Write the bound port here once listening");
 
+  ApprovalsFlags approvals;
+  auto* a = app.add_subcommand("approvals", "Exec approvals: list, allow or deny pending requests; the persisted allowlist");
+  a->require_subcommand(1);
+  auto* al = a->add_subcommand("list", "Approval requests, newest first");
+  AddCommon(al, approvals.common);
+  al->add_option("--status", approvals.status, "pending|allowed|denied|expired|all (default pending)");
+  al->add_flag("--json", approvals.json, "A JSON array instead of a table");
+  al->callback([&] { approvals.action = "list"; });
+  auto* aa = a->add_subcommand("allow", "Allow a pending request (once, or --always to persist a rule)");
+  AddCommon(aa, approvals.common);
+  aa->add_option("id", approvals.id, "Request id (apr_...)")->required();
+  aa->add_flag("--always", approvals.always, "allow-always: persist an argv-prefix rule bound to the command and cwd");
+  aa->callback([&] { approvals.action = "allow"; });
+  auto* ad = a->add_subcommand("deny", "Deny a pending request");
+  AddCommon(ad, approvals.common);
+  ad->add_option("id", approvals.id, "Request id (apr_...)")->required();
+  ad->callback([&] { approvals.action = "deny"; });
+  auto* ar = a->add_subcommand("rules", "The persisted allowlist: `rules [list]` or `rules rm ID`");
+  AddCommon(ar, approvals.common);
+  ar->add_option("action", approvals.rules_action, "list|rm")->check(CLI::IsMember({"list", "rm"}));
+  ar->add_option("id", approvals.id, "Rule id (for rm)");
+  ar->callback([&] { approvals.action = "rules"; });
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -74,5 +97,12 @@ int main(int argc, char** argv) {
   if (*t) return RunTools(tools);
   if (*s) return RunScrub(scrub);
   if (*v) return RunServe(serve);
+  if (*a) {
+    if (approvals.action == "rules" && approvals.rules_action == "rm" && approvals.id.empty()) {
+      std::cerr << "clawtools approvals rules rm: ID is required\n";
+      return kExitUsage;
+    }
+    return RunApprovals(approvals);
+  }
   return kExitUsage;
 }

@@ -47,8 +47,12 @@ Expected<std::unique_ptr<DockerBackend>> DockerBackend::Create(DockerOptions opt
   RunOutcome out = RunToCompletion(*proc, {.deadline = std::chrono::steady_clock::now() + timeout});
   std::string version = out.head;
   while (!version.empty() && (version.back() == '\n' || version.back() == ' ')) version.pop_back();
-  if (out.timed_out || out.status.ShellCode() != 0 || version.empty())
-    return Fail(ErrorCode::kUnavailable, "docker engine not answering", out.head);
+  if (out.timed_out || out.status.ShellCode() != 0 || version.empty()) {
+    std::string why = out.timed_out ? "timed out" : out.head;
+    while (!why.empty() && (why.back() == '\n' || why.front() == '\n'))
+      why = why.back() == '\n' ? why.substr(0, why.size() - 1) : why.substr(1);
+    return Fail(ErrorCode::kUnavailable, "docker engine not answering: " + why.substr(0, 200));
+  }
   return std::unique_ptr<DockerBackend>(
       new DockerBackend(std::move(opts), std::move(path), std::move(version)));
 }

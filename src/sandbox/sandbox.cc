@@ -29,7 +29,8 @@ void ProbeNative(const NativeBackend& b, Capabilities::Native& c) {
   ::chmod(dir, 0755);
   LaunchRequest req{.command =
                         "id -u; echo $$; grep -c : /proc/net/dev; grep Seccomp: /proc/self/status; "
-                        "touch /workspace/probe && echo wrote",
+                        "touch /workspace/probe && echo wrote; (echo probe > /proc/self/comm) "
+                        "2>/dev/null || echo landlocked",
                     .workspace = dir,
                     .session_key = "probe"};
   req.policy.timeout_sec = 10;
@@ -41,12 +42,13 @@ void ProbeNative(const NativeBackend& b, Capabilities::Native& c) {
         RunToCompletion(launched->process,
                         {.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10)});
     std::istringstream lines(out.head);
-    std::string uid, pid, ifaces, seccomp, wrote;
+    std::string uid, pid, ifaces, seccomp, wrote, landlocked;
     std::getline(lines, uid);
     std::getline(lines, pid);
     std::getline(lines, ifaces);
     std::getline(lines, seccomp);
     std::getline(lines, wrote);
+    std::getline(lines, landlocked);
     if (out.status.ShellCode() != 0 || wrote != "wrote") {
       c.error = "self-test failed (exit " + std::to_string(out.status.ShellCode()) +
                 "): " + out.head.substr(0, 300);
@@ -55,7 +57,10 @@ void ProbeNative(const NativeBackend& b, Capabilities::Native& c) {
       c.pid_namespace = std::atoi(pid.c_str()) <= 3;
       c.network_isolated = ifaces == "1";
       c.seccomp = seccomp.find('2') != std::string::npos;
-      c.available = c.uid_inside == 65534 && c.pid_namespace && c.network_isolated && c.seccomp;
+      // A write outside the Landlock rules (procfs) must fail when the kernel has Landlock.
+      c.landlock_enforced = landlocked == "landlocked";
+      c.available = c.uid_inside == 65534 && c.pid_namespace && c.network_isolated && c.seccomp &&
+                    (c.landlock_enforced || c.landlock_abi == 0);
       if (!c.available) c.error = "self-test output not isolated: " + out.head.substr(0, 300);
       c.workspace_idmap = launched->where.find("not idmapped") == std::string::npos;
     }
@@ -72,6 +77,7 @@ Json Capabilities::ToJson() const {
             {"error", native.error},
             {"bwrap", native.bwrap},
             {"landlock_abi", native.landlock_abi},
+            {"landlock_enforced", native.landlock_enforced},
             {"seccomp", native.seccomp},
             {"pid_namespace", native.pid_namespace},
             {"network_isolated", native.network_isolated},

@@ -2,9 +2,10 @@
 //
 // Create() runs a self-test: a tiny command in the native sandbox that reports its uid, its pid
 // (1 or 2 in a private pid namespace), its network interfaces (only "lo" when isolated), its
-// seccomp mode and a write to the workspace; and `docker info` for Docker. A backend is used
-// only when its self-test passed, and capabilities() reports exactly what was measured, so the
-// gateway never claims a sandbox it does not have. Thread-safe: const after Create.
+// seccomp mode, a write to the workspace and a write Landlock must refuse (/proc/self/comm); and
+// `docker info` for Docker. A backend is used only when its self-test passed, and capabilities()
+// reports exactly what was measured, so the gateway never claims a sandbox it does not have.
+// Thread-safe: const after Create.
 #pragma once
 
 #include <memory>
@@ -28,6 +29,7 @@ struct Capabilities {
     std::string error;
     std::string bwrap;
     int landlock_abi = 0;
+    bool landlock_enforced = false;
     bool seccomp = false;
     bool pid_namespace = false;
     bool network_isolated = false;

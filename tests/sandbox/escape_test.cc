@@ -24,6 +24,7 @@ TEST_F(SandboxTest, SelfTestReportsWhatItMeasured) {
   const auto& c = sandbox_->capabilities().native;
   EXPECT_EQ(c.uid_inside, 65534);
   EXPECT_TRUE(c.seccomp);
+  EXPECT_EQ(c.landlock_enforced, c.landlock_abi > 0);
   EXPECT_TRUE(c.pid_namespace);
   EXPECT_TRUE(c.network_isolated);
   EXPECT_EQ(c.drops_root, ::geteuid() == 0);
@@ -181,6 +182,26 @@ TEST_F(SandboxTest, ReadOnlyAndNoWorkspaceAccess) {
   policy_.workspace_access = WorkspaceAccess::kNone;
   Ran none = Run("ls -A /workspace | wc -l");
   EXPECT_EQ(none.text(), "0\n");
+}
+
+TEST_F(SandboxTest, ConfiguredHidePathsAreEmptyInside) {
+  std::filesystem::create_directories(ws_ + "/conf");
+  std::ofstream(ws_ + "/store.db") << "SECRET-ROWS";
+  std::ofstream(ws_ + "/conf/gateway.json") << "SECRET-CONFIG";
+  SandboxOptions o;
+  o.native.init_helper = CLAWTOOLS_SANDBOX_INIT_BUILD_PATH;
+  o.native.hide_paths = {ws_ + "/store.db", ws_ + "/conf"};
+  o.probe_docker = false;
+  auto hiding = Sandbox::Create(std::move(o));
+  ASSERT_TRUE(hiding->available(BackendKind::kNative));
+  auto l = hiding->Start({.command = "cat store.db conf/gateway.json 2>&1; ls conf | wc -l",
+                          .workspace = ws_,
+                          .policy = policy_});
+  ASSERT_TRUE(l.has_value());
+  RunOutcome out =
+      RunToCompletion(l->process, {.deadline = std::chrono::steady_clock::now() + 20s});
+  EXPECT_EQ(out.head.find("SECRET"), std::string::npos) << out.head;
+  EXPECT_TRUE(out.head.ends_with("0\n")) << out.head;
 }
 
 TEST_F(SandboxTest, EveryProcessDiesWithTheCommand) {
