@@ -202,6 +202,9 @@ Expected<Launched> NativeBackend::Start(const LaunchRequest& req) const {
   a.insert(a.end(),
            {"--proc", "/proc", "--dev", "/dev", "--size",
             std::to_string(static_cast<uint64_t>(opts_.tmp_size_mb) << 20), "--tmpfs", "/tmp"});
+  // bwrap's /dev is an unbounded tmpfs: cap /dev/shm too, or it is a way to fill memory.
+  a.insert(a.end(), {"--size", std::to_string(static_cast<uint64_t>(opts_.tmp_size_mb) << 20),
+                     "--tmpfs", "/dev/shm"});
   if (p.workspace_access == WorkspaceAccess::kReadWrite)
     a.insert(a.end(), {"--bind", ws_src, "/workspace"});
   else if (p.workspace_access == WorkspaceAccess::kReadOnly)

@@ -149,6 +149,12 @@ TEST_F(SandboxTest, DiskFillStopsAtFileSizeAndTmpfsLimits) {
       Run("for i in 1 2 3; do dd if=/dev/zero of=/tmp/f$i bs=1M count=7 2>&1 | grep -o 'No space "
           "left'; done; du -sm /tmp");
   EXPECT_NE(tmp.text().find("No space left"), std::string::npos) << tmp.text();
+
+  Ran shm =
+      Run("for i in 1 2 3; do dd if=/dev/zero of=/dev/shm/f$i bs=1M count=7 2>&1 | grep -o 'No "
+          "space left'; "
+          "done; touch /dev/evil 2>&1");
+  EXPECT_NE(shm.text().find("No space left"), std::string::npos) << shm.text();
 }
 
 TEST_F(SandboxTest, KernelAttackSurfaceIsFiltered) {
