@@ -10,6 +10,7 @@ all: build
 
 deps:
 	@bash scripts/install-deps.sh
+	@bash scripts/install-npm.sh
 
 configure: deps
 	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS) > $(BUILD_DIR).configure.log 2>&1 || (cat $(BUILD_DIR).configure.log; exit 1)

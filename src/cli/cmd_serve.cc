@@ -1,4 +1,7 @@
+#include <condition_variable>
 #include <iostream>
+#include <mutex>
+#include <thread>
 
 #include "cli/commands.h"
 #include "cli/runtime_flags.h"
@@ -19,7 +22,18 @@ int RunServe(const ServeFlags& flags) {
   opts.max_body_bytes = gw.value("max_body_bytes", opts.max_body_bytes);
   opts.io_threads = gw.value("io_threads", opts.io_threads);
   opts.worker_threads = gw.value("worker_threads", opts.worker_threads);
-  return RunGateway(**runtime, opts);
+  // Policies edited in the store by another process (CLI, another gateway) apply within
+  // this period, without a restart.
+  Runtime& rt = **runtime;
+  std::jthread reloader([&rt](std::stop_token stop) {
+    std::mutex mu;
+    std::condition_variable_any cv;
+    std::unique_lock lock(mu);
+    while (!cv.wait_for(lock, stop, std::chrono::seconds(2), [] { return false; })) {
+      rt.ReloadAgentPolicies();
+    }
+  });
+  return RunGateway(rt, opts);
 }
 
 }  // namespace clawtools::cli

@@ -55,6 +55,14 @@ struct ServeFlags {
 };
 int RunServe(const ServeFlags& flags);
 
+// check-command: the exec command analysis as JSON; exit 0 whatever the decision.
+struct CheckCommandFlags {
+  std::string config;
+  std::string agent;
+  std::string command;
+};
+int RunCheckCommand(const CheckCommandFlags& flags);
+
 struct ApprovalsFlags {
   CommonFlags common;
   std::string action;        // list | allow | deny | rules
@@ -65,5 +73,14 @@ struct ApprovalsFlags {
   std::string rules_action = "list";  // rules: list | rm
 };
 int RunApprovals(const ApprovalsFlags& flags);
+
+// agents list | show ID | set ID [--type] [--key] [--tools JSON|FILE|-] | rm ID  (the store)
+struct AgentsFlags {
+  CommonFlags common;
+  std::string action;  // list | show | set | rm
+  std::string id, type, key;
+  std::optional<std::string> tools;
+};
+int RunAgents(const AgentsFlags& flags);
 
 }  // namespace clawtools::cli

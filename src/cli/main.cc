@@ -84,6 +84,21 @@ int main(int argc, char** argv) {
   ar->add_option("id", approvals.id, "Rule id (for rm)");
   ar->callback([&] { approvals.action = "rules"; });
 
+  AgentsFlags agents;
+  auto* ag = app.add_subcommand("agents", "Agents in the store: list | show ID | set ID | rm ID");
+  AddCommon(ag, agents.common);
+  ag->add_option("action", agents.action, "list|show|set|rm")->required()->check(CLI::IsMember({"list", "show", "set", "rm"}));
+  ag->add_option("id", agents.id, "Agent id");
+  ag->add_option("--type", agents.type, "open|predefined");
+  ag->add_option("--key", agents.key, "Human-facing agent key");
+  ag->add_option("--tools", agents.tools, "Tool policy JSON (inline, a file, or - for stdin); empty clears it");
+
+  CheckCommandFlags check;
+  auto* k = app.add_subcommand("check-command", "Analyze a shell command: allow, deny or ask, with the rule that decided");
+  k->add_option("command", check.command, "The command, as one argument")->required();
+  k->add_option("--config", check.config, "Config file (tools.exec and the agent's tools.exec deny groups)");
+  k->add_option("--agent", check.agent, "Agent id whose deny-group overrides apply");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -97,6 +112,8 @@ int main(int argc, char** argv) {
   if (*t) return RunTools(tools);
   if (*s) return RunScrub(scrub);
   if (*v) return RunServe(serve);
+  if (*k) return RunCheckCommand(check);
+  if (*ag) return RunAgents(agents);
   if (*a) {
     if (approvals.action == "rules" && approvals.rules_action == "rm" && approvals.id.empty()) {
       std::cerr << "clawtools approvals rules rm: ID is required\n";

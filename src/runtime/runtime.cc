@@ -5,9 +5,12 @@
 #include "core/provider_defs.h"
 #include "core/rate_limit_filter.h"
 #include "core/scrub_filter.h"
+#include "mcp/manager.h"
+#include "mcp/server_store.h"
 #include "policy/policy_engine.h"
 #include "policy/policy_filter.h"
 #include "runtime/builtin_tools.h"
+#include "version.h"
 #include "store/agent_store.h"
 #include "store/context_file_router.h"
 #include "store/memory_router.h"
@@ -143,9 +146,68 @@ Expected<std::unique_ptr<Runtime>> Runtime::Create(const RuntimeOptions& options
     return std::unexpected(s.error());
   }
 
+  rt->config_ = std::make_shared<const Config>(config);
+  rt->ReloadAgentPolicies();  // logs its own warnings
+
+  // MCP servers from the config and the store; a server that fails to start is retried in the
+  // background and never stops the runtime from starting.
+  auto servers = mcp::LoadMcpServers(
+      config.root().value(Json::json_pointer("/tools/mcp_servers"), Json()), rt->store_.get());
+  if (!servers) return std::unexpected(servers.error());
+  mcp::McpManagerOptions mopts;
+  mopts.log = rt->log_;
+  mopts.client_info = {"clawtools", CLAWTOOLS_VERSION};
+  mopts.hashes = std::make_shared<mcp::StoreToolHashes>(*rt->store_);
+  rt->mcp_ = std::make_unique<mcp::McpManager>(*rt->registry_, rt->policy_->groups(), mopts);
+  rt->mcp_->Start(std::move(*servers));
+
   for (const auto& w : config.warnings()) rt->log_->Event(LogLevel::kWarn, "config", {{"warning", w}});
   rt->config_ = std::make_shared<const Config>(std::move(config));
   return rt;
+}
+
+std::vector<std::string> Runtime::ReloadAgentPolicies() {
+  std::vector<std::string> warnings;
+  auto agents = store::AgentStore(*store_).List();
+  if (!agents) {
+    warnings.push_back("cannot read agent policies from the store: " + agents.error().log_message());
+    return warnings;
+  }
+  std::lock_guard lock(reload_mu_);
+  std::map<std::string, std::string> seen;
+  for (const auto& agent : *agents) {
+    if (agent.tools_config.empty()) continue;
+    seen[agent.id] = agent.tools_config;
+    auto it = loaded_agent_policies_.find(agent.id);
+    if (it != loaded_agent_policies_.end() && it->second == agent.tools_config) continue;
+    const std::string origin = "store.tools_config[" + agent.id + "]";
+    Json json = Json::parse(agent.tools_config, nullptr, false);
+    Expected<ScopePolicy> scope = json.is_discarded()
+                                      ? Fail(ErrorCode::kInvalidArgument, origin + ": invalid JSON")
+                                      : ScopePolicy::FromJson(json, origin, true, &warnings);
+    Status applied = scope ? policy_->SetAgentPolicy(agent.id, std::move(*scope), &warnings)
+                           : Status(std::unexpected(scope.error()));
+    if (!applied) {
+      // A broken store entry must not leave the agent with a wider policy than configured:
+      // it keeps what it had (the config file's lists, or the last good store entry).
+      warnings.push_back(applied.error().log_message());
+      seen.erase(agent.id);
+      if (it != loaded_agent_policies_.end()) seen[agent.id] = it->second;
+    }
+  }
+  // Agents whose store policy disappeared fall back to the config file's lists.
+  const PolicyConfig from_file = PolicyConfig::FromJson(config_->root(), nullptr).value_or(PolicyConfig{});
+  for (const auto& [id, _] : loaded_agent_policies_) {
+    if (seen.contains(id)) continue;
+    if (auto f = from_file.agents.find(id); f != from_file.agents.end()) {
+      (void)policy_->SetAgentPolicy(id, f->second, nullptr);
+    } else {
+      policy_->RemoveAgentPolicy(id);
+    }
+  }
+  loaded_agent_policies_ = std::move(seen);
+  for (const auto& w : warnings) log_->Event(LogLevel::kWarn, "policy", {{"warning", w}});
+  return warnings;
 }
 
 CallOutcome Runtime::Call(const CallRequest& request) const { return registry_->Execute(request); }

@@ -3,7 +3,9 @@
 // that policy, rate limiting, validation and scrubbing apply the same way everywhere.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "config/config.h"
@@ -20,6 +22,9 @@ namespace store {
 class Store;
 class MemoryStore;
 }  // namespace store
+namespace mcp {
+class McpManager;
+}  // namespace mcp
 
 struct RuntimeOptions {
   std::string config_path;  // empty: defaults only
@@ -51,6 +56,12 @@ class Runtime {
   // For every registered tool: survives or not, and the policy step and list entry that decided.
   Json ExplainTools(const ToolQuery& query) const;
 
+  // Re-reads per-agent tool policies from the store (agents.tools_config) and applies the
+  // changed ones to the policy engine; store entries override the config file's. Returns the
+  // warnings found. Cheap when nothing changed; the gateway calls it periodically so that
+  // changes made by another process (CLI, another gateway) apply without a restart.
+  std::vector<std::string> ReloadAgentPolicies();
+
   const Config& config() const { return *config_; }
   const Registry& registry() const { return *registry_; }
   Registry& registry() { return *registry_; }
@@ -58,6 +69,7 @@ class Runtime {
   CallLog& log() const { return *log_; }
   PolicyEngine& policy() const { return *policy_; }
   store::Store& store() const { return *store_; }
+  mcp::McpManager& mcp() const { return *mcp_; }
   const std::string& workspace() const { return workspace_; }
 
  private:
@@ -71,7 +83,11 @@ class Runtime {
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<store::MemoryStore> memory_;
   std::unique_ptr<Registry> registry_;
+  // Declared after the registry, engine and store it registers into: destroyed first.
+  std::unique_ptr<mcp::McpManager> mcp_;
   std::string workspace_;
+  std::mutex reload_mu_;
+  std::map<std::string, std::string> loaded_agent_policies_;  // id -> tools_config applied
 };
 
 }  // namespace clawtools

@@ -9,7 +9,7 @@ namespace {
 
 Agent FromRow(const Row& r) {
   return Agent{r.Text(0), r.Text(1), ParseAgentType(r.Text(2)).value_or(AgentType::kOpen),
-               r.Int(3)};
+               r.Text(3), r.Int(4), r.Int(5)};
 }
 
 }  // namespace
@@ -27,16 +27,18 @@ std::optional<AgentType> ParseAgentType(std::string_view s) {
 Status AgentStore::Put(const Agent& agent) const {
   if (agent.id.empty()) return Fail(ErrorCode::kInvalidArgument, "agent id must not be empty");
   auto r = store_.Exec(
-      "INSERT INTO agents (id, agent_key, type, created_at) VALUES ($1, $2, $3, $4) "
-      "ON CONFLICT (id) DO UPDATE SET agent_key = excluded.agent_key, type = excluded.type",
+      "INSERT INTO agents (id, agent_key, type, tools_config, created_at, updated_at) "
+      "VALUES ($1, $2, $3, $4, $5, $5) "
+      "ON CONFLICT (id) DO UPDATE SET agent_key = excluded.agent_key, type = excluded.type, "
+      "tools_config = excluded.tools_config, updated_at = excluded.updated_at",
       {agent.id, agent.agent_key.empty() ? agent.id : agent.agent_key,
-       std::string(AgentTypeName(agent.type)), UnixMillisNow()});
+       std::string(AgentTypeName(agent.type)), agent.tools_config, UnixMillisNow()});
   if (!r) return std::unexpected(r.error());
   return {};
 }
 
 Expected<std::optional<Agent>> AgentStore::Get(std::string_view id) const {
-  auto rows = store_.Query("SELECT id, agent_key, type, created_at FROM agents WHERE id = $1",
+  auto rows = store_.Query("SELECT id, agent_key, type, tools_config, created_at, updated_at FROM agents WHERE id = $1",
                            {std::string(id)});
   if (!rows) return std::unexpected(rows.error());
   if (rows->empty()) return std::nullopt;
@@ -44,7 +46,7 @@ Expected<std::optional<Agent>> AgentStore::Get(std::string_view id) const {
 }
 
 Expected<std::vector<Agent>> AgentStore::List() const {
-  auto rows = store_.Query("SELECT id, agent_key, type, created_at FROM agents");
+  auto rows = store_.Query("SELECT id, agent_key, type, tools_config, created_at, updated_at FROM agents");
   if (!rows) return std::unexpected(rows.error());
   std::vector<Agent> out;
   for (const Row& r : *rows) out.push_back(FromRow(r));

@@ -21,7 +21,11 @@ struct Agent {
   std::string id;
   std::string agent_key;  // human-facing key; defaults to id when empty on Put
   AgentType type = AgentType::kOpen;
+  // The agent's tool policy as JSON ({profile, allow, deny, alsoAllow, byProvider}, the shape
+  // of agents.list[].tools); empty = none. Validated by the policy engine when loaded.
+  std::string tools_config;
   int64_t created_at = 0;  // Unix ms, set by the store on first insert
+  int64_t updated_at = 0;  // Unix ms of the last Put
 };
 
 // Thread-safe; holds a reference to `store`, which must outlive it.
@@ -29,7 +33,7 @@ class AgentStore {
  public:
   explicit AgentStore(Store& store) : store_(store) {}
 
-  // Inserts or updates key and type; created_at is kept from the first insert.
+  // Inserts or updates key, type and tools_config; created_at is kept from the first insert.
   Status Put(const Agent& agent) const;
   // nullopt when there is no such agent.
   Expected<std::optional<Agent>> Get(std::string_view id) const;

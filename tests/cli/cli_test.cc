@@ -179,4 +179,70 @@ TEST_F(CliTest, RateLimitFromConfig) {
   EXPECT_FALSE(Json::parse(r.out)["is_error"].get<bool>()) << r.out;
 }
 
+TEST_F(CliTest, PolicyFromConfigIsEnforcedAndExplained) {
+  std::ofstream(dir_ / "p.json") << R"({
+    // coding profile minus writes for the agent "reviewer"
+    "tools": {"profile": "coding"},
+    "agents": {"list": [{"id": "reviewer", "tools": {"deny": ["write_file", "edit_file"]}}]}
+  })";
+  std::string cfg = " --config " + Quote((dir_ / "p.json").string()) + " --workspace " + Ws();
+  auto r = Exec("call write_file '{\"path\":\"x\",\"content\":\"y\"}' --agent reviewer" + cfg);
+  ASSERT_EQ(r.code, 0) << Stderr();
+  Json j = Json::parse(r.out);
+  EXPECT_TRUE(j["is_error"].get<bool>());
+  EXPECT_NE(j["for_llm"].get<std::string>().find("not allowed by policy"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir_ / "ws" / "x"));
+  // The alias follows its canonical tool.
+  r = Exec("call Write '{\"path\":\"x\",\"content\":\"y\"}' --agent reviewer" + cfg);
+  EXPECT_TRUE(Json::parse(r.out)["is_error"].get<bool>());
+
+  r = Exec("tools --agent reviewer" + cfg);
+  ASSERT_EQ(r.code, 0);
+  std::string names;
+  for (const auto& d : Json::parse(r.out)) names += d["function"]["name"].get<std::string>() + ",";
+  EXPECT_EQ(names.find("write_file"), std::string::npos) << names;
+  EXPECT_NE(names.find("read_file"), std::string::npos) << names;
+
+  r = Exec("tools --explain --agent reviewer" + cfg);
+  ASSERT_EQ(r.code, 0);
+  bool explained = false;
+  for (const auto& d : Json::parse(r.out)) {
+    if (d["tool"] == "write_file") {
+      EXPECT_FALSE(d["allowed"].get<bool>());
+      EXPECT_EQ(d["step"], "agent_deny");
+      explained = true;
+    }
+  }
+  EXPECT_TRUE(explained) << r.out;
+}
+
+TEST_F(CliTest, UnknownGroupInConfigIsAnError) {
+  std::ofstream(dir_ / "g.json") << R"({"tools": {"allow": ["group:filesystem"]}})";
+  auto r = Exec("tools --config " + Quote((dir_ / "g.json").string()));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(Stderr().find("group:filesystem"), std::string::npos) << Stderr();
+}
+
+TEST_F(CliTest, AgentPolicyFromTheStore) {
+  std::string db = " --db " + Quote((dir_ / "store.db").string()) + " --workspace " + Ws();
+  auto r = Exec("agents set coder --type open --tools '{\"deny\":[\"group:fs\"],\"alsoAllow\":[\"read_file\"]}'" + db);
+  ASSERT_EQ(r.code, 0) << Stderr();
+  EXPECT_EQ(Json::parse(r.out)["tools"]["deny"][0], "group:fs");
+  r = Exec("tools --agent coder" + db);
+  ASSERT_EQ(r.code, 0) << Stderr();
+  Json defs = Json::parse(r.out);
+  ASSERT_EQ(defs.size(), 1u) << r.out;
+  EXPECT_EQ(defs[0]["function"]["name"], "read_file");
+  // Other agents are untouched.
+  EXPECT_GT(Json::parse(Exec("tools --agent other" + db).out).size(), 1u);
+  // A policy the engine would refuse is refused before it reaches the store.
+  EXPECT_EQ(Exec("agents set coder --tools '{\"allow\":[\"group:typo\"]}'" + db).code, 2);
+  EXPECT_EQ(Json::parse(Exec("agents list" + db).out).size(), 1u);
+  // Clearing the store policy restores the default.
+  ASSERT_EQ(Exec("agents set coder --tools ''" + db).code, 0);
+  EXPECT_GT(Json::parse(Exec("tools --agent coder" + db).out).size(), 1u);
+  EXPECT_EQ(Exec("agents rm coder" + db).code, 0);
+  EXPECT_EQ(Exec("agents show coder" + db).code, 1);
+}
+
 }  // namespace

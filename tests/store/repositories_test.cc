@@ -43,6 +43,14 @@ TEST_P(RepositoryTest, AgentsCrud) {
   EXPECT_EQ((*updated)->agent_key, "alpha");
   EXPECT_EQ((*updated)->type, AgentType::kPredefined);
   EXPECT_EQ((*updated)->created_at, (*a)->created_at);
+  EXPECT_EQ((*updated)->tools_config, "");
+
+  const std::string policy = R"({"deny":["group:runtime"],"alsoAllow":["exec's \"quote\""]})";
+  ASSERT_TRUE(agents.Put({"a", "alpha", AgentType::kPredefined, policy}));
+  auto with_policy = agents.Get("a");
+  ASSERT_TRUE(with_policy && *with_policy);
+  EXPECT_EQ((*with_policy)->tools_config, policy);
+  EXPECT_GE((*with_policy)->updated_at, (*with_policy)->created_at);
 
   auto list = agents.List();
   ASSERT_TRUE(list);

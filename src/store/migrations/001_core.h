@@ -12,7 +12,9 @@ CREATE TABLE agents (
   id         TEXT PRIMARY KEY,
   agent_key  TEXT NOT NULL UNIQUE,
   type       TEXT NOT NULL CHECK (type IN ('open', 'predefined')),
-  created_at BIGINT NOT NULL
+  tools_config TEXT NOT NULL DEFAULT '',
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL DEFAULT 0
 );
 CREATE TABLE agent_context_files (
   agent_id   TEXT NOT NULL,
