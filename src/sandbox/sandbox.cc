@@ -71,6 +71,16 @@ void ProbeNative(const NativeBackend& b, Capabilities::Native& c) {
 
 }  // namespace
 
+std::string DefaultInitHelperPath() {
+  std::error_code ec;
+  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    auto beside = exe.parent_path() / "clawtools-sandbox-init";
+    if (::access(beside.c_str(), X_OK) == 0) return beside.string();
+  }
+  return CLAWTOOLS_SANDBOX_INIT_BUILD_PATH;
+}
+
 Json Capabilities::ToJson() const {
   return {{"native",
            {{"available", native.available},

@@ -46,6 +46,9 @@ struct Capabilities {
   Json ToJson() const;
 };
 
+// clawtools-sandbox-init next to the running executable when present, else the build tree's.
+std::string DefaultInitHelperPath();
+
 class Sandbox {
  public:
   static std::shared_ptr<const Sandbox> Create(SandboxOptions opts);
