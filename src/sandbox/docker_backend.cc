@@ -68,8 +68,8 @@ std::string DockerBackend::ContainerName(std::string_view key) {
   return name + suffix;
 }
 
-std::vector<std::string> DockerBackend::RunArgs(const LaunchRequest& req,
-                                                const std::string& name) const {
+std::vector<std::string> DockerBackend::RunArgs(const DockerOptions& opts, const LaunchRequest& req,
+                                                const std::string& name) {
   const Policy& p = req.policy;
   char cpus[32];
   std::snprintf(cpus, sizeof(cpus), "%.2f", p.cpus);
@@ -89,7 +89,7 @@ std::vector<std::string> DockerBackend::RunArgs(const LaunchRequest& req,
       "no-new-privileges",
       "--read-only",
       "--tmpfs",
-      "/tmp:rw,nosuid,nodev,size=" + std::to_string(opts_.tmp_size_mb) + "m",
+      "/tmp:rw,nosuid,nodev,size=" + std::to_string(opts.tmp_size_mb) + "m",
       "--pids-limit",
       std::to_string(p.pids_limit),
       "--memory",
@@ -110,7 +110,7 @@ std::vector<std::string> DockerBackend::RunArgs(const LaunchRequest& req,
 Expected<Launched> DockerBackend::Start(const LaunchRequest& req) const {
   std::string name = ContainerName(req.session_key);
   std::vector<std::string> argv = {docker_path_};
-  for (auto& s : RunArgs(req, name)) argv.push_back(std::move(s));
+  for (auto& s : RunArgs(opts_, req, name)) argv.push_back(std::move(s));
   auto proc = Process::Spawn({.argv = std::move(argv), .env = ClientEnvironment()});
   if (!proc) return std::unexpected(proc.error());
   std::string where = "sandbox: docker (" + req.policy.image + ", uid 65534, " +

@@ -26,8 +26,9 @@ class DockerBackend : public Backend {
   Expected<Launched> Start(const LaunchRequest& req) const override;
   const std::string& server_version() const { return version_; }
 
-  // For tests: the argv Start would run (after `docker`), with the given container name.
-  std::vector<std::string> RunArgs(const LaunchRequest& req, const std::string& name) const;
+  // The arguments after `docker` that Start runs, with the given container name.
+  static std::vector<std::string> RunArgs(const DockerOptions& opts, const LaunchRequest& req,
+                                          const std::string& name);
   // "clawtools-sbx-<key with [^A-Za-z0-9_.-] replaced, at most 40 chars>-<8 random hex>"
   static std::string ContainerName(std::string_view session_key);
 

@@ -12,7 +12,7 @@ bool Contains(const std::vector<std::string>& v, std::initializer_list<std::stri
   return std::search(v.begin(), v.end(), seq.begin(), seq.end()) != v.end();
 }
 
-TEST(DockerArgs, HardenedFlagsAndUniqueNames) {
+TEST(DockerArgs, UniqueSanitizedNames) {
   auto a = DockerBackend::ContainerName("agent:coder:telegram/123 x");
   auto b = DockerBackend::ContainerName("agent:coder:telegram/123 x");
   EXPECT_NE(a, b);
@@ -21,18 +21,38 @@ TEST(DockerArgs, HardenedFlagsAndUniqueNames) {
             std::string("clawtools-sbx-").size() + 40 + 9);
 }
 
+TEST(DockerArgs, GoClawHardenedFlags) {
+  LaunchRequest req{
+      .command = "make test", .workspace = "/srv/ws", .cwd_rel = "src", .session_key = "k"};
+  req.policy.workspace_access = WorkspaceAccess::kReadOnly;
+  req.policy.env = {{"A", "1"}};
+  auto args = DockerBackend::RunArgs({}, req, "n");
+  for (auto seq : {std::initializer_list<std::string>{"run", "--rm", "-i", "--name", "n"},
+                   {"--network", "none"},
+                   {"--cap-drop", "ALL"},
+                   {"--security-opt", "no-new-privileges"},
+                   {"--read-only"},
+                   {"--pids-limit", "256"},
+                   {"--memory", "512m"},
+                   {"--cpus", "1.00"},
+                   {"--user", "65534:65534"},
+                   {"-v", "/srv/ws:/workspace:ro"},
+                   {"-w", "/workspace/src"},
+                   {"-e", "A=1"},
+                   {"debian:bookworm-slim", "sh", "-c", "make test"}})
+    EXPECT_TRUE(Contains(args, seq)) << *seq.begin();
+  req.policy.network_enabled = true;
+  req.policy.workspace_access = WorkspaceAccess::kNone;
+  args = DockerBackend::RunArgs({}, req, "n");
+  EXPECT_TRUE(Contains(args, {"--network", "bridge"}));
+  EXPECT_FALSE(Contains(args, {"-v"}));
+}
+
 TEST(DockerBackend, RunsWhenAnEngineAnswers) {
   auto d = DockerBackend::Create({}, std::chrono::seconds(3));
   if (!d) GTEST_SKIP() << "no docker engine: " << d.error().log_message();
   LaunchRequest req{.command = "id -u; echo ok", .workspace = "/tmp", .session_key = "docker-test"};
   req.policy.workspace_access = WorkspaceAccess::kReadOnly;
-  auto args = (*d)->RunArgs(req, "n");
-  for (auto seq : {std::initializer_list<std::string>{"--network", "none"},
-                   {"--cap-drop", "ALL"},
-                   {"--security-opt", "no-new-privileges"},
-                   {"--user", "65534:65534"},
-                   {"-v", "/tmp:/workspace:ro"}})
-    EXPECT_TRUE(Contains(args, seq));
   auto l = (*d)->Start(req);
   ASSERT_TRUE(l.has_value());
   RunOutcome out = RunToCompletion(
