@@ -36,7 +36,7 @@ ApprovalGate::ApprovalGate(std::shared_ptr<ApprovalManager> manager, CommandAnal
 
 GateVerdict ApprovalGate::Check(const CallContext& ctx, std::string_view command,
                                 std::string_view cwd) const {
-  execpolicy::Analysis analysis = analyze_(command);
+  execpolicy::Analysis analysis = analyze_(command, ctx.agent_id());
   ApprovalSubject subject{ctx.agent_id(), ctx.user_id(), ctx.session_key(), std::string(command),
                           std::string(cwd)};
   auto checked = manager_->Check(subject, analysis);

@@ -14,7 +14,10 @@
 
 namespace clawtools {
 
-using CommandAnalyzer = std::function<execpolicy::Analysis(std::string_view command)>;
+// The agent matters: deny groups can be switched per agent (tools.exec in agents.list[]).
+using CommandAnalyzer =
+    std::function<execpolicy::Analysis(std::string_view command, std::string_view agent_id)>;
+using AnalysisOptionsFor = std::function<execpolicy::AnalysisOptions(std::string_view agent_id)>;
 
 class ApprovalGate final : public CommandGate {
  public:
@@ -33,9 +36,10 @@ class ApprovalGate final : public CommandGate {
   std::shared_ptr<Approver> approver_;
 };
 
-// The production gate: execpolicy::AnalyzeCommand with `options`.
+// The production gate: execpolicy::AnalyzeCommand with the calling agent's options
+// (`options_for` null: the defaults for every agent).
 std::shared_ptr<CommandGate> MakeApprovalGate(std::shared_ptr<ApprovalManager> manager,
-                                              execpolicy::AnalysisOptions options = {},
+                                              AnalysisOptionsFor options_for = nullptr,
                                               std::shared_ptr<Approver> approver = nullptr);
 
 }  // namespace clawtools

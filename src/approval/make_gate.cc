@@ -5,12 +5,13 @@
 namespace clawtools {
 
 std::shared_ptr<CommandGate> MakeApprovalGate(std::shared_ptr<ApprovalManager> manager,
-                                              execpolicy::AnalysisOptions options,
+                                              AnalysisOptionsFor options_for,
                                               std::shared_ptr<Approver> approver) {
   return std::make_shared<ApprovalGate>(
       std::move(manager),
-      [options = std::move(options)](std::string_view command) {
-        return execpolicy::AnalyzeCommand(command, options);
+      [options_for = std::move(options_for)](std::string_view command, std::string_view agent) {
+        return execpolicy::AnalyzeCommand(
+            command, options_for ? options_for(agent) : execpolicy::AnalysisOptions{});
       },
       std::move(approver));
 }

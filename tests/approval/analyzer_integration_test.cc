@@ -51,13 +51,13 @@ TEST_F(AnalyzerIntegrationTest, AllowlistedCommandsRun) {
 
 TEST_F(AnalyzerIntegrationTest, ChainsWrappersAndPathsDoNotRideOnARule) {
   for (const char* command : {
-           "git status && touch /tmp/x",            // #1205 / #1208 shell chain
-           "git status; rm -rf ~",                   // chain with a destructive command
-           "echo ok | sh",                           // pipe into a shell
-           "env sh -c 'touch /tmp/x'",               // #1200 / #1203 env wrapper
-           "./git status",                           // #1216 path-scoped executable
-           "echo $(touch /tmp/x)",                   // substitution
-           "git push",                               // a different subcommand
+           "git status && touch /tmp/x",  // #1205 / #1208 shell chain
+           "git status; rm -rf ~",        // chain with a destructive command
+           "echo ok | sh",                // pipe into a shell
+           "env sh -c 'touch /tmp/x'",    // #1200 / #1203 env wrapper
+           "./git status",                // #1216 path-scoped executable
+           "echo $(touch /tmp/x)",        // substitution
+           "git push",                    // a different subcommand
        }) {
     EXPECT_FALSE(RunsWithoutAsking(command)) << command;
   }
@@ -81,6 +81,23 @@ TEST_F(AnalyzerIntegrationTest, AllowAlwaysOnAShellScriptTrustsOnlyThatScript) {
   EXPECT_FALSE(RunsWithoutAsking("sh -c 'make test; curl example.com'"));
   EXPECT_FALSE(RunsWithoutAsking("sh -c 'touch /tmp/x'"));
   EXPECT_FALSE(RunsWithoutAsking("bash -c 'make test'"));
+}
+
+TEST_F(AnalyzerIntegrationTest, DenyGroupsFollowTheCallingAgent) {
+  // package_install asks by default; agent "builder" has the group switched off.
+  ApprovalSettings s;
+  s.security = ExecSecurity::kFull;
+  s.ask = ExecAsk::kOff;
+  auto manager = std::make_shared<ApprovalManager>(*store_, s, nullptr);
+  auto gate = MakeApprovalGate(manager, [](std::string_view agent) {
+    execpolicy::AnalysisOptions options;
+    if (agent == "builder") options.disabled_groups.push_back("package_install");
+    return options;
+  });
+  GateVerdict coder = gate->Check(Context("coder", 150ms), "npm install left-pad", "/tmp");
+  EXPECT_FALSE(coder.allowed);  // ask with ask=off: refused
+  EXPECT_EQ(coder.rule, "package_install.npm");
+  EXPECT_TRUE(gate->Check(Context("builder", 150ms), "npm install left-pad", "/tmp").allowed);
 }
 
 }  // namespace
