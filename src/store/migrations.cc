@@ -4,6 +4,7 @@
 #include "store/migrations/001_core.h"
 #include "store/migrations/002_approvals.h"
 #include "store/migrations/003_mcp.h"
+#include "store/migrations/004_custom_tools.h"
 #include "store/str_cat.h"
 
 namespace clawtools::store {
@@ -15,7 +16,7 @@ constexpr Migration kMigrations[] = {
     kMigration001Core,
     kMigration002Approvals,
     kMigration003Mcp,
-    // 004: custom tools (custom tools issue)
+    kMigration004CustomTools,
 };
 
 // Arbitrary but fixed: every clawtools process must use the same key.

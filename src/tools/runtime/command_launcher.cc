@@ -15,8 +15,9 @@ CommandLauncher::CommandLauncher(std::shared_ptr<const CommandGate> gate,
       policy_for_(std::move(policy_for)),
       settings_(std::move(settings)) {}
 
-Expected<LaunchedCommand> CommandLauncher::Launch(const CallContext& ctx, std::string_view command,
-                                                  std::string_view working_dir) const {
+Expected<LaunchedCommand> CommandLauncher::Launch(
+    const CallContext& ctx, std::string_view command, std::string_view working_dir,
+    const std::map<std::string, std::string>& extra_env) const {
   if (command.find_first_not_of(" \t\r\n") == std::string_view::npos)
     return Fail(ErrorCode::kInvalidArgument, "command is required");
   if (ctx.workspace().empty()) return Fail(ErrorCode::kUnavailable, "no workspace configured");
@@ -41,6 +42,7 @@ Expected<LaunchedCommand> CommandLauncher::Launch(const CallContext& ctx, std::s
                     (v.rule.empty() ? "" : " (rule: " + v.rule + ")"));
 
   sandbox::Policy policy = policy_for_ ? policy_for_(ctx) : sandbox::Policy{};
+  for (const auto& [k, v] : extra_env) policy.env[k] = v;
   std::string host_note;
   if (sandbox::Route(policy.mode, ctx.session_key()) == sandbox::Placement::kSandbox) {
     if (sandbox_ && sandbox_->available(policy.backend)) {
@@ -68,8 +70,10 @@ Expected<LaunchedCommand> CommandLauncher::Launch(const CallContext& ctx, std::s
     host_note = " (sandbox unavailable: " + why + ")";
   }
 
+  std::map<std::string, std::string> env = settings_.host_env;
+  for (const auto& [k, v] : extra_env) env[k] = v;
   auto proc = sandbox::Process::Spawn({.argv = {settings_.shell, "-c", std::string(command)},
-                                       .env = sandbox::HostEnvironment(environ, settings_.host_env),
+                                       .env = sandbox::HostEnvironment(environ, env),
                                        .cwd = cwd});
   if (!proc) return std::unexpected(proc.error());
   return LaunchedCommand{std::move(*proc), "host" + host_note, settings_.host_timeout, nullptr};

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -41,8 +42,11 @@ class CommandLauncher {
                   std::shared_ptr<const sandbox::Sandbox> sandbox, PolicyFor policy_for,
                   ExecSettings settings);
 
+  // `extra_env` is added on top of the command's environment (host or sandbox), overriding
+  // same-named entries: a custom tool's decrypted secrets. Never logged.
   Expected<LaunchedCommand> Launch(const CallContext& ctx, std::string_view command,
-                                   std::string_view working_dir) const;
+                                   std::string_view working_dir,
+                                   const std::map<std::string, std::string>& extra_env = {}) const;
 
   const ExecSettings& settings() const { return settings_; }
 
