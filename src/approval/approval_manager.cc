@@ -75,8 +75,30 @@ std::string CanonicalCommand(const execpolicy::Analysis& analysis) {
 }
 
 ApprovalManager::ApprovalManager(store::Store& store, ApprovalSettings settings,
-                                 std::shared_ptr<EventBus> events)
-    : store_(store), settings_(std::move(settings)), events_(std::move(events)) {}
+                                 std::shared_ptr<EventBus> events, Redactor redact)
+    : store_(store),
+      settings_(std::move(settings)),
+      events_(std::move(events)),
+      redact_(std::move(redact)) {}
+
+Json ApprovalManager::ToJson(const ApprovalRequest& request) const {
+  if (!redact_) return request.ToJson();
+  ApprovalRequest shown = request;
+  shown.command = redact_(shown.command);
+  shown.canonical = redact_(shown.canonical);
+  shown.reason = redact_(shown.reason);
+  for (auto& argv : shown.argv) {
+    for (auto& word : argv) word = redact_(word);
+  }
+  return shown.ToJson();
+}
+
+Json ApprovalManager::ToJson(const PrefixRule& rule) const {
+  if (!redact_) return rule.ToJson();
+  PrefixRule shown = rule;
+  for (auto& word : shown.argv_prefix) word = redact_(word);
+  return shown.ToJson();
+}
 
 Expected<CheckResult> ApprovalManager::MatchRules(const ApprovalSubject& subject,
                                                   const execpolicy::Analysis& analysis,
@@ -221,15 +243,17 @@ Expected<ApprovalRequest> ApprovalManager::Decide(std::string_view id, ApprovalD
 }
 
 void ApprovalManager::Publish(std::string_view type, const ApprovalRequest& request) const {
-  if (events_) events_->Publish(std::string(type), request.ToJson());
+  if (events_) events_->Publish(std::string(type), ToJson(request));
 }
 
 Expected<std::shared_ptr<ApprovalManager>> MakeApprovalManager(const Config& config,
                                                                store::Store& store,
-                                                               std::shared_ptr<EventBus> events) {
+                                                               std::shared_ptr<EventBus> events,
+                                                               Redactor redact) {
   auto settings = ApprovalSettingsFromConfig(config);
   if (!settings) return std::unexpected(settings.error());
-  return std::make_shared<ApprovalManager>(store, std::move(*settings), std::move(events));
+  return std::make_shared<ApprovalManager>(store, std::move(*settings), std::move(events),
+                                           std::move(redact));
 }
 
 }  // namespace clawtools

@@ -25,6 +25,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -61,10 +62,15 @@ struct CheckResult {
   std::string reason;  // for the model (deny) or the human (ask)
 };
 
+// Applied to what leaves the process for humans (events, HTTP): commands can carry
+// credentials, and UIs and chat channels must not show them (the scrubber).
+using Redactor = std::function<std::string(std::string_view)>;
+
 class ApprovalManager {
  public:
-  // `events` may be null (no notifications).
-  ApprovalManager(store::Store& store, ApprovalSettings settings, std::shared_ptr<EventBus> events);
+  // `events` may be null (no notifications), `redact` null (shown as stored).
+  ApprovalManager(store::Store& store, ApprovalSettings settings, std::shared_ptr<EventBus> events,
+                  Redactor redact = nullptr);
 
   // Store errors are returned; callers fail closed.
   Expected<CheckResult> Check(const ApprovalSubject& subject,
@@ -86,6 +92,11 @@ class ApprovalManager {
   Expected<ApprovalRequest> Decide(std::string_view id, ApprovalDecision decision,
                                    std::string_view decided_by);
 
+  // ApprovalRequest::ToJson with command, canonical, argv and reason redacted.
+  Json ToJson(const ApprovalRequest& request) const;
+  // PrefixRule::ToJson with the prefix redacted.
+  Json ToJson(const PrefixRule& rule) const;
+
   const ApprovalStore& store() const { return store_; }
   const ApprovalSettings& settings() const { return settings_; }
   // Null when constructed without one.
@@ -100,6 +111,7 @@ class ApprovalManager {
   ApprovalStore store_;
   const ApprovalSettings settings_;
   const std::shared_ptr<EventBus> events_;
+  const Redactor redact_;
 
   std::mutex mu_;
   std::condition_variable_any decided_;
@@ -116,6 +128,7 @@ std::string CanonicalCommand(const execpolicy::Analysis& analysis);
 // The manager the runtime owns: settings from config (tools.execApproval).
 Expected<std::shared_ptr<ApprovalManager>> MakeApprovalManager(const Config& config,
                                                                store::Store& store,
-                                                               std::shared_ptr<EventBus> events);
+                                                               std::shared_ptr<EventBus> events,
+                                                               Redactor redact = nullptr);
 
 }  // namespace clawtools

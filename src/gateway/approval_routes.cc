@@ -34,7 +34,7 @@ HttpResponse List(const ApprovalManager& manager, const HttpRequest& request) {
   auto list = manager.store().List(status);
   if (!list) return Failure(list.error());
   Json out = Json::array();
-  for (const auto& a : *list) out.push_back(a.ToJson());
+  for (const auto& a : *list) out.push_back(manager.ToJson(a));
   return JsonResponse(200, out);
 }
 
@@ -43,7 +43,7 @@ HttpResponse Get(const ApprovalManager& manager, const HttpRequest& request) {
   auto a = manager.store().Get(id);
   if (!a) return Failure(a.error());
   if (!*a) return ErrorResponse(404, "no approval request " + id);
-  return JsonResponse(200, (*a)->ToJson());
+  return JsonResponse(200, manager.ToJson(**a));
 }
 
 HttpResponse Decide(ApprovalManager& manager, const HttpRequest& request) {
@@ -62,14 +62,14 @@ HttpResponse Decide(ApprovalManager& manager, const HttpRequest& request) {
   }
   auto decided = manager.Decide(request.params.at("id"), *decision, by);
   if (!decided) return Failure(decided.error());
-  return JsonResponse(200, decided->ToJson());
+  return JsonResponse(200, manager.ToJson(*decided));
 }
 
 HttpResponse Rules(const ApprovalManager& manager) {
   auto rules = manager.store().Rules(std::nullopt);
   if (!rules) return Failure(rules.error());
   Json out = Json::array();
-  for (const auto& r : *rules) out.push_back(r.ToJson());
+  for (const auto& r : *rules) out.push_back(manager.ToJson(r));
   return JsonResponse(200, out);
 }
 

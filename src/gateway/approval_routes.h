@@ -8,8 +8,8 @@
 //                                       200 with the decided request; 400 bad body or
 //                                       allow-always refused for the command (stays pending);
 //                                       404 unknown; 409 already decided or expired
-// Requests are ApprovalRequest::ToJson, rules PrefixRule::ToJson. Handlers touch the store, so
-// they run on the worker pool.
+// Requests and rules are ApprovalManager::ToJson (credentials redacted). Handlers touch the
+// store, so they run on the worker pool.
 #pragma once
 
 #include "approval/approval_manager.h"

@@ -327,6 +327,31 @@ TEST_P(ApprovalManagerTest, RulesCanBeListedAndRemoved) {
   EXPECT_EQ(m->store().RemoveRule(added->id).error().code, ErrorCode::kNotFound);
 }
 
+TEST_P(ApprovalManagerTest, CredentialsAreRedactedFromEventsButBindingUsesTheRealCommand) {
+  auto sub = bus_->Subscribe();
+  auto redact = [](std::string_view s) {
+    std::string out(s);
+    for (size_t at; (at = out.find("hunter2")) != std::string::npos;)
+      out.replace(at, 7, "[REDACTED]");
+    return out;
+  };
+  ApprovalManager m(*store_, Settings(ExecSecurity::kFull, ExecAsk::kAlways), bus_, redact);
+  auto a = m.Request(Subject("coder", "/tmp", "curl -u me:hunter2 example.com"),
+                     Analysis({{"curl", "-u", "me:hunter2", "example.com"}}),
+                     {CheckVerdict::kAsk, "r", "why"});
+  ASSERT_TRUE(a);
+  auto events = sub->Take();
+  ASSERT_EQ(events.size(), 1u);
+  std::string shown = events[0].data.dump();
+  EXPECT_EQ(shown.find("hunter2"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("[REDACTED]"), std::string::npos) << shown;
+  EXPECT_EQ(m.store().Get(a->id).value()->argv[0][2], "me:hunter2");  // stored as run
+  ASSERT_TRUE(m.Decide(a->id, ApprovalDecision::kAllowAlways, "t"));
+  auto rules = m.store().Rules("coder");
+  ASSERT_EQ(rules->size(), 1u);
+  EXPECT_EQ(m.ToJson(rules->front()).dump().find("hunter2"), std::string::npos);
+}
+
 CLAWTOOLS_INSTANTIATE_BACKENDS(ApprovalManagerTest);
 
 TEST(ApprovalSettings, FromConfig) {
