@@ -27,6 +27,9 @@ void ProbeNative(const NativeBackend& b, Capabilities::Native& c) {
     return;
   }
   ::chmod(dir, 0755);
+  // Without an idmapped workspace a root-owned directory is read-only for uid 65534; the probe
+  // then tests isolation on a directory it owns, and workspace_idmap reports the difference.
+  if (b.drops_root() && !b.idmap_available()) (void)!::chown(dir, b.options().uid, b.options().gid);
   LaunchRequest req{.command =
                         "id -u; echo $$; grep -c : /proc/net/dev; grep Seccomp: /proc/self/status; "
                         "touch /workspace/probe && echo wrote; (echo probe > /proc/self/comm) "
