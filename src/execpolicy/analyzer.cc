@@ -14,15 +14,23 @@
 #include "execpolicy/rules.h"
 
 namespace clawtools::execpolicy {
+
+using namespace std::string_view_literals;
 namespace {
 
 // Programs a dynamic or globbed command name is tried as: if the arguments would be
 // denied for one of them, the command is denied.
-constexpr std::string_view kProbePrograms[] = {
-    "rm",   "dd",     "mkfs",     "shred",    "chmod",    "chown",   "find",    "mv",     "cat",
-    "sh",   "bash",   "curl",     "wget",     "nc",       "python3", "perl",    "sudo",   "su",
-    "kill", "reboot", "shutdown", "env",      "printenv", "base64",  "crontab", "docker", "tee",
-    "cp",   "wipefs", "halt",     "poweroff", "mount",    "xargs"};
+// Only programs whose verdict depends on their arguments: trying `reboot` would deny any
+// dynamic command.
+constexpr std::string_view kProbePrograms[] = {"rm",    "dd",     "shred",    "chmod",
+                                               "chown", "find",   "mv",       "curl",
+                                               "wget",  "docker", "truncate", "rsync"};
+// A globbed name narrows the candidates itself, so programs denied whatever their arguments
+// are tried as well.
+constexpr std::string_view kGlobOnlyPrograms[] = {
+    "reboot", "shutdown", "halt", "poweroff", "mkfs",    "wipefs",   "sudo",
+    "su",     "doas",     "nc",   "ncat",     "crontab", "printenv", "env",
+    "mount",  "kill",     "tee",  "cp",       "cat",     "xmrig",    "nmap"};
 
 struct TooComplex {
   std::string why;
@@ -400,19 +408,23 @@ class Analyzer final : public ExpansionHooks {
     const Field& name = inv.argv[0];
     if (name.dynamic) return DynamicCommand(inv);
     if (name.glob) return GlobCommand(inv);
-    const std::string prog = inv.Program();
+    const std::string_view prog = inv.Program();
     if (!function_stack_.empty() &&
         std::find(function_stack_.begin(), function_stack_.end(), prog) != function_stack_.end() &&
         async_ > 0) {
-      findings_.Deny("fork_bomb", "recursive_function",
-                     "the function " + prog + " calls itself in a pipe or in the background", prog);
+      findings_.Deny(
+          "fork_bomb", "recursive_function",
+          "the function " + std::string(prog) + " calls itself in a pipe or in the background",
+          std::string(prog));
     }
-    if (downloaded_.contains(NormalizePath(name.text))) {
+    if (!downloaded_.empty() && downloaded_.contains(NormalizePath(name.text))) {
       findings_.Deny("remote_exec", "download_execute",
                      "a file downloaded by this command is executed", inv.Canonical());
     }
+    if (!written_.empty()) RunWrittenScript(inv, 0);
     Unwrap(inv);
-    ApplyRules(inv, findings_);
+    if (prog == "cd" || prog == "pushd") ChangeDirectory(inv);
+    ApplyRules(env_.cwd && env_.cwd->empty() ? inv : Resolved(inv), findings_);
     if (IsDownloader(prog)) TrackDownloads(inv);
     if (std::any_of(inv.argv.begin(), inv.argv.end(), [](const Field& f) { return f.dynamic; })) {
       Stream out;
@@ -422,7 +434,81 @@ class Analyzer final : public ExpansionHooks {
       out.origin = inv.Canonical();
       return out;
     }
-    return EvaluateOutput(inv);
+    Stream out = EvaluateOutput(inv);
+    TrackWrites(inv, out);
+    return out;
+  }
+
+  // `cd DIR`: later relative paths are judged from there.
+  void ChangeDirectory(const Invocation& inv) {
+    size_t i = 1;
+    while (i < inv.argv.size() && inv.Word(i).starts_with("-") && inv.Word(i) != "-") ++i;
+    if (i >= inv.argv.size()) {
+      env_.cwd = "~";
+      return;
+    }
+    const Field& dir = inv.argv[i];
+    if (dir.dynamic || dir.glob || dir.text == "-" || !env_.cwd) {
+      env_.cwd.reset();
+      return;
+    }
+    const bool rooted = dir.text.starts_with("/") || dir.text.starts_with("~");
+    const std::string joined = rooted || env_.cwd->empty() ? dir.text : *env_.cwd + "/" + dir.text;
+    const std::string n = NormalizePath(joined);
+    env_.cwd = n == "." ? std::string() : n;
+  }
+
+  // The invocation as the rules must see it once the directory changed: relative operands
+  // prefixed with it ("$PWD/" when it is unknown).
+  Invocation Resolved(const Invocation& inv) const {
+    Invocation r = inv;
+    auto resolve = [&](Field& f) {
+      const std::string& t = f.text;
+      if (t.empty() || t.starts_with("-") || t.starts_with("/") || t.starts_with("~") ||
+          t.starts_with("$") || t.find("://") != std::string::npos ||
+          t.find('=') != std::string::npos) {
+        return;
+      }
+      if (env_.cwd) {
+        f.text = *env_.cwd + "/" + t;
+      } else {
+        f.text = "$PWD/" + t;
+        f.dynamic = true;
+      }
+    };
+    for (size_t i = 1; i < r.argv.size(); ++i) resolve(r.argv[i]);
+    for (auto& red : r.redirects) {
+      if (!red.target.text.empty() && !std::isdigit(static_cast<unsigned char>(red.target.text[0])))
+        resolve(red.target);
+    }
+    return r;
+  }
+
+  // Scripts this command writes with known content (`echo 'rm -rf /' > x.sh`), so that running
+  // them later is analyzed.
+  void TrackWrites(const Invocation& inv, const Stream& out) {
+    for (const RedirectInfo& r : inv.redirects) {
+      if (!r.IsWrite() || (r.fd != -1 && r.fd != 1) || r.target.dynamic) continue;
+      const std::string path = NormalizePath(r.target.text);
+      if (!out.text) {
+        written_.erase(path);
+        continue;
+      }
+      std::string& content = written_[path];
+      content = r.op == ">>" ? content + *out.text : *out.text;
+    }
+  }
+
+  // `./x.sh`, `bash x.sh`, `. x.sh` where x.sh was written above: run its content.
+  void RunWrittenScript(const Invocation& inv, size_t index) {
+    if (index >= inv.argv.size()) return;
+    auto it = written_.find(NormalizePath(inv.Word(index)));
+    if (it == written_.end()) return;
+    if (index == 0 && !inv.Word(0).contains('/')) return;  // `x` is looked up in PATH, not here
+    const std::string content = it->second;
+    Env saved = env_;
+    RunText(content, Stream{}, inv.Word(index));
+    env_ = std::move(saved);
   }
 
   Stream DynamicCommand(const Invocation& inv) {
@@ -458,7 +544,11 @@ class Analyzer final : public ExpansionHooks {
   // programs (those matching `pattern` when given); denies if any of them would be denied.
   bool Probe(const Invocation& inv, std::string_view what, const std::string& pattern = {}) {
     if (inv.argv.size() < 2 && pattern.empty()) return false;
-    for (auto candidate : kProbePrograms) {
+    std::vector<std::string_view> candidates(std::begin(kProbePrograms), std::end(kProbePrograms));
+    if (!pattern.empty())
+      candidates.insert(candidates.end(), std::begin(kGlobOnlyPrograms),
+                        std::end(kGlobOnlyPrograms));
+    for (auto candidate : candidates) {
       const std::string name(candidate);
       if (!pattern.empty() && fnmatch(pattern.c_str(), name.c_str(), 0) != 0) continue;
       Invocation probe = inv;
@@ -480,7 +570,7 @@ class Analyzer final : public ExpansionHooks {
 
   // Re-enters the analysis for whatever `inv` makes run: wrappers, shells, eval, interpreters.
   void Unwrap(const Invocation& inv) {
-    const std::string prog = inv.Program();
+    const std::string_view prog = inv.Program();
     auto rest_from = [&](size_t start) {
       if (start >= inv.argv.size()) return;
       Invocation inner;
@@ -494,8 +584,9 @@ class Analyzer final : public ExpansionHooks {
       spec.posix_order = true;
       return ParseArgs(inv.argv, 1, spec);
     };
-    if (OneOf(prog, {"nohup", "builtin", "unbuffer", "catchsegv", "proxychains", "proxychains4",
-                     "torsocks", "tsocks", "busybox", "toybox", "sg"})) {
+    if (OneOf(prog,
+              {"nohup"sv, "builtin"sv, "unbuffer"sv, "catchsegv"sv, "proxychains"sv,
+               "proxychains4"sv, "torsocks"sv, "tsocks"sv, "busybox"sv, "toybox"sv, "sg"sv})) {
       return rest_from(prog == "sg" ? 2 : 1);
     }
     if (prog == "command") {
@@ -698,10 +789,11 @@ class Analyzer final : public ExpansionHooks {
     std::vector<Field> items;
     if (inv.in.text && !a.Has('a')) {
       std::string_view t = *inv.in.text;
-      const char delim = a.Has('0') ? '\0' : 0;
+      // -I and -L take whole lines; -0 NUL-separated items; otherwise blank-separated words.
+      const char delim = a.Has('0') ? '\0' : (a.Has('I') || a.Has('i') || a.Has('L')) ? '\n' : 0;
       std::string cur;
       for (char ch : t) {
-        if (delim ? ch == delim : std::isspace(static_cast<unsigned char>(ch))) {
+        if (delim || a.Has('0') ? ch == delim : std::isspace(static_cast<unsigned char>(ch))) {
           if (!cur.empty()) items.push_back(Static(cur));
           cur.clear();
         } else {
@@ -828,6 +920,7 @@ class Analyzer final : public ExpansionHooks {
       ConsumeScript(inv.in, std::nullopt, inv.Canonical());
       return;
     }
+    if (!written_.empty()) RunWrittenScript(inv, index);
     if (downloaded_.contains(NormalizePath(file.text))) {
       findings_.Deny("remote_exec", "download_execute",
                      std::string(runner) + " runs a file this command downloaded", inv.Canonical());
@@ -902,7 +995,7 @@ class Analyzer final : public ExpansionHooks {
   void UnwrapInterpreter(const Invocation& inv, Language lang) {
     std::optional<Field> code;
     size_t script = 0;
-    const std::string prog = inv.Program();
+    const std::string_view prog = inv.Program();
     for (size_t i = 1; i < inv.argv.size(); ++i) {
       const std::string& a = inv.Word(i);
       if (a == "--") {
@@ -1006,7 +1099,7 @@ class Analyzer final : public ExpansionHooks {
 
   // Files a download writes, so that running them later is caught.
   void TrackDownloads(const Invocation& inv) {
-    const std::string prog = inv.Program();
+    const std::string_view prog = inv.Program();
     std::vector<std::string> urls;
     for (size_t i = 1; i < inv.argv.size(); ++i) {
       if (inv.Word(i).find("://") != std::string::npos) urls.push_back(inv.Word(i));
@@ -1058,6 +1151,7 @@ class Analyzer final : public ExpansionHooks {
   std::set<std::string> functions_;
   std::vector<std::string> function_stack_;
   std::set<std::string> downloaded_;
+  std::map<std::string, std::string> written_;
   std::map<const Script*, Stream> process_outputs_;
 };
 

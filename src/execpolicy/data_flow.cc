@@ -7,6 +7,8 @@
 #include "execpolicy/parser.h"
 
 namespace clawtools::execpolicy {
+
+using namespace std::string_view_literals;
 namespace {
 
 bool OneOf(std::string_view s, std::initializer_list<std::string_view> set) {
@@ -150,10 +152,11 @@ std::optional<std::string> Echo(const Invocation& inv) {
 }  // namespace
 
 bool IsDownloader(std::string_view p) {
-  return OneOf(p, {"curl",  "wget",        "fetch",        "aria2c", "http", "https", "httpie",
-                   "xh",    "lwp-request", "lwp-download", "GET",    "nc",   "ncat",  "netcat",
-                   "socat", "telnet",      "tftp",         "ftp",    "scp",  "sftp",  "rsync",
-                   "s3cmd", "gsutil",      "lynx",         "links",  "w3m",  "elinks"});
+  return OneOf(
+      p, {"curl"sv,  "wget"sv,        "fetch"sv,        "aria2c"sv, "http"sv, "https"sv, "httpie"sv,
+          "xh"sv,    "lwp-request"sv, "lwp-download"sv, "GET"sv,    "nc"sv,   "ncat"sv,  "netcat"sv,
+          "socat"sv, "telnet"sv,      "tftp"sv,         "ftp"sv,    "scp"sv,  "sftp"sv,  "rsync"sv,
+          "s3cmd"sv, "gsutil"sv,      "lynx"sv,         "links"sv,  "w3m"sv,  "elinks"sv});
 }
 
 std::optional<std::string> DecodeBase64(std::string_view text) {
@@ -254,9 +257,9 @@ Stream EvaluateOutput(const Invocation& inv) {
     ParsedArgs a = ParseArgs(inv.argv, 1, {});
     if (in) out.text = Tr(a, inv, *in);
     if (!out.text) out.taint |= kTaintDecoded;
-  } else if (OneOf(p, {"gunzip", "zcat", "bzcat", "xzcat", "zstdcat", "uncompress", "uudecode",
-                       "gpg", "unxz", "lzcat"}) ||
-             (OneOf(p, {"gzip", "bzip2", "xz", "zstd"}) &&
+  } else if (OneOf(p, {"gunzip"sv, "zcat"sv, "bzcat"sv, "xzcat"sv, "zstdcat"sv, "uncompress"sv,
+                       "uudecode"sv, "gpg"sv, "unxz"sv, "lzcat"sv}) ||
+             (OneOf(p, {"gzip"sv, "bzip2"sv, "xz"sv, "zstd"sv}) &&
               std::any_of(inv.argv.begin(), inv.argv.end(), [](const Field& f) {
                 return f.text == "-d" || f.text == "-dc" || f.text == "--decompress";
               }))) {

@@ -9,6 +9,8 @@
 #include "execpolicy/parser.h"
 
 namespace clawtools::execpolicy {
+
+using namespace std::string_view_literals;
 namespace {
 
 using Kind = WordPart::Kind;
@@ -502,6 +504,7 @@ void Env::MergeBranch(const Env& branch) {
   if (branch.positional != positional || branch.positional_known != positional_known) {
     positional_known = false;
   }
+  if (branch.cwd != cwd) cwd.reset();
 }
 
 std::vector<Field> ExpandWord(const Word& word, Env& env, ExpansionHooks& hooks, ExpandMode mode) {
@@ -511,11 +514,13 @@ std::vector<Field> ExpandWord(const Word& word, Env& env, ExpansionHooks& hooks,
 bool IsSecretVariableName(std::string_view name) {
   std::string up(name);
   for (char& c : up) c = std::toupper(static_cast<unsigned char>(c));
-  for (std::string_view k : {"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "DSN",
-                             "DATABASE_URL", "AUTH", "COOKIE", "SESSION"}) {
+  for (std::string_view k : std::initializer_list<std::string_view>{
+           "KEY"sv, "TOKEN"sv, "SECRET"sv, "PASSWORD"sv, "PASSWD"sv, "CREDENTIAL"sv, "DSN"sv,
+           "DATABASE_URL"sv, "AUTH"sv, "COOKIE"sv, "SESSION"sv}) {
     if (up.find(k) != std::string::npos) return true;
   }
-  for (std::string_view p : {"CLAWTOOLS_", "GOCLAW_", "AWS_", "OPENAI_", "ANTHROPIC_"}) {
+  for (std::string_view p : std::initializer_list<std::string_view>{
+           "CLAWTOOLS_"sv, "GOCLAW_"sv, "AWS_"sv, "OPENAI_"sv, "ANTHROPIC_"sv}) {
     if (up.starts_with(p)) return true;
   }
   return false;

@@ -51,6 +51,9 @@ class Env {
   std::vector<std::string> positional;  // $1.. (positional[0] is $0)
   bool positional_known = false;
 
+  // The working directory: "" is the workspace, "~" home, "/x" absolute; nullopt unknown (cd $X).
+  std::optional<std::string> cwd = std::string();
+
  private:
   std::map<std::string, Variable> vars_;
 };

@@ -7,6 +7,8 @@
 #include "execpolicy/paths.h"
 
 namespace clawtools::execpolicy {
+
+using namespace std::string_view_literals;
 namespace {
 
 bool Contains(std::string_view code, std::string_view s) {
@@ -193,7 +195,7 @@ void ScanEnv(Language lang, std::string_view code, CodeScan& out) {
       scan("ENV", {"[", ".fetch("}, false);
       break;
     case Language::kPhp:
-      if (ContainsAny(code, {"$_ENV", "$_SERVER", "getenv()"}))
+      if (ContainsAny(code, {"$_ENV"sv, "$_SERVER"sv, "getenv()"sv}))
         deny("the code reads the whole environment");
       scan("getenv(", {""}, false);
       break;
@@ -232,27 +234,28 @@ void ScanDeletes(Language lang, std::string_view code, CodeScan& out) {
 
 void ScanNetworkAndLoops(Language lang, std::string_view code, CodeScan& out) {
   const bool socket =
-      ContainsAny(code, {"socket", "Socket", "fsockopen", "net.connect", "net.Socket",
-                         "createConnection", "/inet/tcp", "/inet/udp", "TCPSocket"});
+      ContainsAny(code, {"socket"sv, "Socket"sv, "fsockopen"sv, "net.connect"sv, "net.Socket"sv,
+                         "createConnection"sv, "/inet/tcp"sv, "/inet/udp"sv, "TCPSocket"sv});
   const bool shell =
-      ContainsAny(code, {"/bin/sh", "/bin/bash", "sh -i", "bash -i", "dup2", "pty.spawn",
-                         "subprocess", "child_process", "exec(", "spawn(", "system(", "proc_open",
-                         "STDIN", "popen", "cmd.exe", "|&"});
-  if (lang == Language::kAwk && ContainsAny(code, {"/inet/tcp", "/inet/udp"})) {
+      ContainsAny(code, {"/bin/sh"sv, "/bin/bash"sv, "sh -i"sv, "bash -i"sv, "dup2"sv,
+                         "pty.spawn"sv, "subprocess"sv, "child_process"sv, "exec("sv, "spawn("sv,
+                         "system("sv, "proc_open"sv, "STDIN"sv, "popen"sv, "cmd.exe"sv, "|&"sv});
+  if (lang == Language::kAwk && ContainsAny(code, {"/inet/tcp"sv, "/inet/udp"sv})) {
     out.findings.push_back({Decision::kDeny, "reverse_shell", "interpreter_socket_shell",
                             "awk opens a network connection (/inet/)"});
   } else if (socket && shell) {
     out.findings.push_back({Decision::kDeny, "reverse_shell", "interpreter_socket_shell",
                             "the code connects a socket and starts a shell or process"});
-  } else if (socket && ContainsAny(code, {"connect", "bind", "listen"})) {
+  } else if (socket && ContainsAny(code, {"connect"sv, "bind"sv, "listen"sv})) {
     out.findings.push_back({Decision::kAsk, "reverse_shell", "interpreter_socket",
                             "the code opens a raw network socket"});
   }
-  const bool download =
-      ContainsAny(code, {"urlopen", "urllib", "requests.get", "http.client", "fetch(", "https.get",
-                         "http.get", "LWP", "open-uri", "Net::HTTP", "file_get_contents(\"http",
-                         "file_get_contents('http", "curl_exec", "URI.open"});
-  const bool exec = ContainsAny(code, {"exec(", "eval(", "system(", "execSync(", "Function(", "`"});
+  const bool download = ContainsAny(
+      code, {"urlopen"sv, "urllib"sv, "requests.get"sv, "http.client"sv, "fetch("sv, "https.get"sv,
+             "http.get"sv, "LWP"sv, "open-uri"sv, "Net::HTTP"sv, "file_get_contents(\"http"sv,
+             "file_get_contents('http"sv, "curl_exec"sv, "URI.open"sv});
+  const bool exec =
+      ContainsAny(code, {"exec("sv, "eval("sv, "system("sv, "execSync("sv, "Function("sv, "`"sv});
   if (download && exec) {
     out.findings.push_back({Decision::kDeny, "remote_exec", "interpreter_download_exec",
                             "the code downloads content and executes it"});
@@ -261,11 +264,13 @@ void ScanNetworkAndLoops(Language lang, std::string_view code, CodeScan& out) {
       code, {"b64decode", "base64", "decode(", "fromhex", "unhexlify", "zlib", "marshal",
              "pickle.loads", "from_base64", "Buffer.from(", "atob(", "unpack(", "str_rot13",
              "gzinflate", "chr(", "fromCharCode", "[::-1]", "reverse"});
-  if (decode && ContainsAny(code, {"exec(", "eval(", "compile(", "Function(", "assert("})) {
+  if (decode &&
+      ContainsAny(code, {"exec("sv, "eval("sv, "compile("sv, "Function("sv, "assert("sv})) {
     out.findings.push_back({Decision::kDeny, "eval_injection", "interpreter_decoded_exec",
                             "the code decodes or assembles a string and executes it"});
   }
-  if (Contains(code, "fork") && ContainsAny(code, {"while", "loop", "for ", "for(", "until"})) {
+  if (Contains(code, "fork") &&
+      ContainsAny(code, {"while"sv, "loop"sv, "for "sv, "for("sv, "until"sv})) {
     out.findings.push_back(
         {Decision::kDeny, "fork_bomb", "interpreter_fork_loop", "the code forks in a loop"});
   }
@@ -352,8 +357,8 @@ CodeScan ScanInlineCode(Language lang, std::string_view code) {
         }
       }
       const bool obfuscated =
-          ContainsAny(code, {"chr(", "fromCharCode", "b64decode", "decode(", "fromhex", "[::-1]",
-                             "pack(", "reverse", "base64"});
+          ContainsAny(code, {"chr("sv, "fromCharCode"sv, "b64decode"sv, "decode("sv, "fromhex"sv,
+                             "[::-1]"sv, "pack("sv, "reverse"sv, "base64"sv});
       out.findings.push_back(
           {obfuscated ? Decision::kDeny : Decision::kAsk, "eval_injection",
            obfuscated ? "interpreter_obfuscated_exec" : "interpreter_dynamic_exec",

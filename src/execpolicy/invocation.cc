@@ -15,12 +15,21 @@ bool RedirectInfo::IsWrite() const {
   return op == ">" || op == ">>" || op == ">|" || op == "&>" || op == "&>>" || op == "<>";
 }
 
-std::string Invocation::Program() const {
-  if (argv.empty()) return "";
-  const std::string& s = argv[0].text;
-  std::string base = s.substr(s.rfind('/') == std::string::npos ? 0 : s.rfind('/') + 1);
-  if (base.ends_with(".exe")) base.resize(base.size() - 4);
-  return base;
+const std::string& Invocation::Program() const {
+  if (!program_) {
+    program_.emplace();
+    if (!argv.empty()) {
+      const std::string& s = argv[0].text;
+      *program_ = s.substr(s.rfind('/') == std::string::npos ? 0 : s.rfind('/') + 1);
+      if (program_->ends_with(".exe")) program_->resize(program_->size() - 4);
+    }
+  }
+  return *program_;
+}
+
+const std::string& Invocation::Canonical() const {
+  if (!canonical_) canonical_ = Canonical(false);
+  return *canonical_;
 }
 
 std::string QuoteField(const Field& f) {

@@ -40,9 +40,14 @@ struct Invocation {
   Stream in;
 
   const std::string& Word(size_t i) const { return argv[i].text; }
-  std::string Program() const;  // basename of argv[0], e.g. "rm" for "/bin/rm"
-  // argv (and redirections when `with_redirects`) as one shell-quoted line.
-  std::string Canonical(bool with_redirects = false) const;
+  // Basename of argv[0], e.g. "rm" for "/bin/rm". Cached: rules ask for it many times.
+  const std::string& Program() const;
+  // argv (and redirections when `with_redirects`) as one shell-quoted line; cached without.
+  std::string Canonical(bool with_redirects) const;
+  const std::string& Canonical() const;
+
+ private:
+  mutable std::optional<std::string> program_, canonical_;
 };
 
 // Shell-quotes one field for display: plain words stay bare, others get single quotes.

@@ -1,5 +1,6 @@
 #include "execpolicy/parser.h"
 
+#include <algorithm>
 #include <cctype>
 #include <initializer_list>
 #include <optional>
@@ -55,13 +56,12 @@ int HexValue(char c) {
 }
 
 // Reserved words are recognised only where a command may start.
+constexpr std::string_view kReserved[] = {
+    "if",  "then", "elif",   "else",     "fi", "do", "done", "case", "esac", "while", "until",
+    "for", "in",   "select", "function", "{",  "}",  "!",    "[[",   "]]",   "time"};
+
 bool IsReserved(std::string_view w) {
-  for (std::string_view r :
-       {"if",  "then", "elif",   "else",     "fi", "do", "done", "case", "esac", "while", "until",
-        "for", "in",   "select", "function", "{",  "}",  "!",    "[[",   "]]",   "time"}) {
-    if (w == r) return true;
-  }
-  return false;
+  return std::find(std::begin(kReserved), std::end(kReserved), w) != std::end(kReserved);
 }
 
 }  // namespace

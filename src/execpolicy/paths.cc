@@ -8,6 +8,8 @@
 #include <vector>
 
 namespace clawtools::execpolicy {
+
+using namespace std::string_view_literals;
 namespace {
 
 constexpr std::string_view kSystemTops[] = {
@@ -59,7 +61,12 @@ constexpr std::string_view kSecretFragments[] = {"/etc/shadow",
                                                  "/run/secrets/",
                                                  ".config/gh/hosts.yml",
                                                  ".cargo/credentials",
-                                                 ".terraform.d/credentials"};
+                                                 ".terraform.d/credentials",
+                                                 ".bash_history",
+                                                 ".zsh_history",
+                                                 ".psql_history",
+                                                 ".mysql_history",
+                                                 ".python_history"};
 
 constexpr std::string_view kPersistenceFragments[] = {"~/.bashrc",
                                                       "~/.bash_profile",
@@ -120,7 +127,7 @@ bool GlobMatches(const Field& f, std::initializer_list<std::string_view> extra,
 // /home/NAME/x and /root/x as ~/x: another user's home is as protected as ours.
 std::string HomeRelative(const std::string& p) {
   if (p.starts_with("/root/")) return "~/" + p.substr(6);
-  for (std::string_view home : {"/home/", "/Users/"}) {
+  for (std::string_view home : std::initializer_list<std::string_view>{"/home/"sv, "/Users/"sv}) {
     if (!p.starts_with(home)) continue;
     size_t slash = p.find('/', home.size());
     if (slash != std::string::npos) return "~" + p.substr(slash);
@@ -139,7 +146,8 @@ bool CriticalText(const std::string& path) {
   for (auto t : kSystemTrees) {
     if (Under(p, t)) return true;
   }
-  for (std::string_view home : {"/home/", "/Users/"}) {  // /home/NAME itself
+  for (std::string_view home :
+       std::initializer_list<std::string_view>{"/home/"sv, "/Users/"sv}) {  // /home/NAME itself
     if (p.starts_with(home) && p.find('/', home.size()) == std::string::npos) return true;
   }
   return false;
@@ -162,7 +170,8 @@ bool SecretText(const std::string& p) {
       }
     }
   }
-  for (std::string_view key : {"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"}) {
+  for (std::string_view key : std::initializer_list<std::string_view>{"id_rsa"sv, "id_ed25519"sv,
+                                                                      "id_ecdsa"sv, "id_dsa"sv}) {
     size_t at = p.find(key);
     if (at != std::string::npos && !p.ends_with(".pub")) return true;
   }
@@ -178,9 +187,10 @@ bool PersistenceText(const std::string& path) {
 }
 
 bool BlockDeviceText(const std::string& p) {
-  for (std::string_view d : {"/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme",
-                             "/dev/mmcblk", "/dev/mapper/", "/dev/md", "/dev/dm-", "/dev/disk/",
-                             "/dev/loop", "/dev/mem", "/dev/kmem", "/dev/port", "/dev/root"}) {
+  for (std::string_view d : std::initializer_list<std::string_view>{
+           "/dev/sd"sv, "/dev/hd"sv, "/dev/vd"sv, "/dev/xvd"sv, "/dev/nvme"sv, "/dev/mmcblk"sv,
+           "/dev/mapper/"sv, "/dev/md"sv, "/dev/dm-"sv, "/dev/disk/"sv, "/dev/loop"sv, "/dev/mem"sv,
+           "/dev/kmem"sv, "/dev/port"sv, "/dev/root"sv}) {
     if (p.starts_with(d)) return true;
   }
   return false;
@@ -209,7 +219,7 @@ bool SystemWriteText(const std::string& p) {
 
 std::string NormalizePath(std::string_view in) {
   std::string p(in);
-  for (std::string_view home : {"${HOME}", "$HOME"}) {
+  for (std::string_view home : std::initializer_list<std::string_view>{"${HOME}"sv, "$HOME"sv}) {
     if (p.starts_with(home)) p = "~" + p.substr(home.size());
   }
   if (p.starts_with("\"") || p.starts_with("'")) return p;
@@ -282,10 +292,12 @@ bool IsCriticalPath(const Field& f) {
 }
 
 bool MentionsSecretPath(const Field& f) {
+  // Every protected path has a '/' or a dotted name; most words have neither.
+  if (f.text.find_first_of("/.") == std::string::npos) return false;
   if (f.glob && GlobMatches(f, {}, kSecretProbes, std::size(kSecretProbes), SecretText))
     return true;
   std::string p = f.text;
-  for (std::string_view home : {"${HOME}", "$HOME"}) {
+  for (std::string_view home : std::initializer_list<std::string_view>{"${HOME}"sv, "$HOME"sv}) {
     for (size_t at; (at = p.find(home)) != std::string::npos;) p.replace(at, home.size(), "~");
   }
   return SecretText(p);

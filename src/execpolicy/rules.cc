@@ -4,6 +4,8 @@
 
 namespace clawtools::execpolicy {
 
+using namespace std::string_view_literals;
+
 const std::vector<GroupInfo>& RuleGroups() {
   static const std::vector<GroupInfo> groups = {
       {"destructive_fs", true,
@@ -46,8 +48,9 @@ const std::vector<GroupInfo>& RuleGroups() {
 }
 
 bool IsShell(std::string_view p) {
-  for (std::string_view s : {"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "fish",
-                             "rbash", "tcsh", "csh", "pdksh", "posh", "busybox-sh"}) {
+  for (std::string_view s : std::initializer_list<std::string_view>{
+           "sh"sv, "bash"sv, "zsh"sv, "dash"sv, "ksh"sv, "ash"sv, "mksh"sv, "yash"sv, "fish"sv,
+           "rbash"sv, "tcsh"sv, "csh"sv, "pdksh"sv, "posh"sv, "busybox-sh"sv}) {
     if (p == s) return true;
   }
   return false;

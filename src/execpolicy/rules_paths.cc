@@ -7,6 +7,8 @@
 #include "execpolicy/rules.h"
 
 namespace clawtools::execpolicy {
+
+using namespace std::string_view_literals;
 namespace {
 
 // Files a command writes: output redirections, tee operands, cp/mv/ln/install destinations,
@@ -17,7 +19,7 @@ std::vector<Field> WrittenFiles(const Invocation& inv) {
     if (r.IsWrite()) out.push_back(r.target);
   }
   if (inv.argv.empty()) return out;
-  const std::string p = inv.Program();
+  const std::string_view p = inv.Program();
   if (p == "tee") {
     ParsedArgs a = ParseArgs(inv.argv, 1, {});
     for (size_t i : a.operands) out.push_back(inv.argv[i]);
@@ -63,14 +65,14 @@ void DangerousPaths(const Invocation& inv, const std::vector<Field>& written, Fi
     }
   }
   if (inv.argv.empty()) return;
-  const std::string p = inv.Program();
+  const std::string_view p = inv.Program();
   if (p == "chmod" || p == "chown" || p == "chgrp" || p == "chattr" || p == "setfacl") {
     ParsedArgs a = ParseArgs(inv.argv, 1, {"", {{"recursive", 'R'}, {"reference", 0, true}}});
     for (size_t k = 1; k < a.operands.size(); ++k) {
       const Field& f = inv.argv[a.operands[k]];
       if (IsSystemWritePath(f) || (a.Has('R') && IsCriticalPath(f))) {
-        return out.Deny(g, p + "_system", p + " changes " + f.text + ", a system path",
-                        inv.Canonical());
+        return out.Deny(g, std::string(p) + "_system",
+                        std::string(p) + " changes " + f.text + ", a system path", inv.Canonical());
       }
       const std::string n = NormalizePath(f.text);
       if (p == "chmod" && inv.Word(a.operands[0]).find('x') != std::string::npos &&
@@ -84,9 +86,10 @@ void DangerousPaths(const Invocation& inv, const std::vector<Field>& written, Fi
 
 void SecretRead(const Invocation& inv, Findings& out) {
   constexpr std::string_view g = "secret_read";
-  const std::string p = inv.Program();
+  const std::string_view p = inv.Program();
   // Listing, creating and fixing permissions reveal nothing.
-  for (std::string_view ok : {"ls", "stat", "chmod", "mkdir", "test", "[", "ssh-keygen", "touch"}) {
+  for (std::string_view ok : std::initializer_list<std::string_view>{
+           "ls"sv, "stat"sv, "chmod"sv, "mkdir"sv, "test"sv, "["sv, "ssh-keygen"sv, "touch"sv}) {
     if (p == ok) return;
   }
   const bool ssh_family = p == "ssh" || p == "scp" || p == "sftp" || p == "ssh-add" || p == "git";
@@ -115,8 +118,8 @@ void Persistence(const Invocation& inv, const std::vector<Field>& written, Findi
     }
   }
   if (inv.argv.empty()) return;
-  const std::string p = inv.Program();
-  const std::string m = inv.Canonical();
+  const std::string_view p = inv.Program();
+  const std::string& m = inv.Canonical();
   if (p == "crontab") {
     ParsedArgs a = ParseArgs(inv.argv, 1, {"u"});
     if (!(a.Has('l') && a.operands.empty()))
@@ -133,7 +136,7 @@ void Persistence(const Invocation& inv, const std::vector<Field>& written, Findi
       (p == "systemd-run" && std::any_of(inv.argv.begin(), inv.argv.end(), [](const Field& f) {
          return f.text.starts_with("--on-");
        }))) {
-    return out.Ask(g, "scheduled_job", p + " schedules a command to run later", m);
+    return out.Ask(g, "scheduled_job", std::string(p) + " schedules a command to run later", m);
   }
 }
 
@@ -149,7 +152,7 @@ void EnvDump(const Invocation& inv, Findings& out) {
       return out.Deny(g, "proc_environ", "reads a process environment", m);
   }
   if (inv.argv.empty()) return;
-  const std::string p = inv.Program();
+  const std::string_view p = inv.Program();
   if (p == "env") {
     // With a command, env runs it (the analyzer looks at that); without one it prints everything.
     size_t i = 1;
@@ -177,14 +180,14 @@ void EnvDump(const Invocation& inv, Findings& out) {
   }
   if ((p == "set" && inv.argv.size() == 1) ||
       (p == "export" && (inv.argv.size() == 1 || (inv.argv.size() == 2 && inv.Word(1) == "-p")))) {
-    return out.Deny(g, p, p + " without arguments prints every variable", m);
+    return out.Deny(g, p, std::string(p) + " without arguments prints every variable", m);
   }
   if ((p == "declare" || p == "typeset") &&
       std::all_of(inv.argv.begin() + 1, inv.argv.end(),
                   [](const Field& f) { return f.text.starts_with("-"); }) &&
       std::none_of(inv.argv.begin() + 1, inv.argv.end(),
                    [](const Field& f) { return f.text.find('f') != std::string::npos; })) {
-    return out.Deny(g, p, p + " without names prints every variable", m);
+    return out.Deny(g, p, std::string(p) + " without names prints every variable", m);
   }
   if (p == "compgen" && std::any_of(inv.argv.begin(), inv.argv.end(), [](const Field& f) {
         return f.text == "-e" || f.text == "-v";
@@ -197,7 +200,7 @@ void EnvDump(const Invocation& inv, Findings& out) {
       if (w == "env" || w.find("$ENV") != std::string::npos ||
           w.find("env.") != std::string::npos || w.find("| env") != std::string::npos ||
           w.find("(env") != std::string::npos) {
-        return out.Deny(g, "jq_env", p + " prints the environment", m);
+        return out.Deny(g, "jq_env", std::string(p) + " prints the environment", m);
       }
     }
   }

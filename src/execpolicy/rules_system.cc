@@ -8,6 +8,8 @@
 #include "execpolicy/rules.h"
 
 namespace clawtools::execpolicy {
+
+using namespace std::string_view_literals;
 namespace {
 
 bool AnyWord(const Invocation& inv, size_t from, std::initializer_list<std::string_view> words) {
@@ -25,37 +27,40 @@ std::string Verb(const Invocation& inv, size_t from = 1) {
   return "";
 }
 
-void SystemControl(const Invocation& inv, const std::string& p, Findings& out) {
+void SystemControl(const Invocation& inv, std::string_view p, Findings& out) {
   constexpr std::string_view g = "system_control";
-  const std::string m = inv.Canonical();
+  const std::string& m = inv.Canonical();
   if (p == "shutdown" || p == "reboot" || p == "poweroff" || p == "halt" || p == "kexec" ||
       p == "Stop-Computer" || p == "Restart-Computer") {
-    return out.Deny(g, "power", p + " stops or restarts the machine", m);
+    return out.Deny(g, "power", std::string(p) + " stops or restarts the machine", m);
   }
-  if ((p == "init" || p == "telinit") && AnyWord(inv, 1, {"0", "6"})) {
-    return out.Deny(g, "runlevel", p + " " + Verb(inv) + " halts or reboots the machine", m);
+  if ((p == "init" || p == "telinit") && AnyWord(inv, 1, {"0"sv, "6"sv})) {
+    return out.Deny(g, "runlevel",
+                    std::string(p) + " " + Verb(inv) + " halts or reboots the machine", m);
   }
   if (p == "systemctl" || p == "loginctl") {
     const std::string verb = Verb(inv);
-    for (std::string_view v : {"poweroff", "reboot", "halt", "suspend", "hibernate", "hybrid-sleep",
-                               "suspend-then-hibernate", "kexec", "rescue", "emergency", "isolate",
-                               "soft-reboot", "default", "exit"}) {
+    for (std::string_view v : std::initializer_list<std::string_view>{
+             "poweroff"sv, "reboot"sv, "halt"sv, "suspend"sv, "hibernate"sv, "hybrid-sleep"sv,
+             "suspend-then-hibernate"sv, "kexec"sv, "rescue"sv, "emergency"sv, "isolate"sv,
+             "soft-reboot"sv, "default"sv, "exit"sv}) {
       if (verb == v)
-        return out.Deny(g, "systemctl_power", p + " " + verb + " changes the machine's state", m);
+        return out.Deny(g, "systemctl_power",
+                        std::string(p) + " " + verb + " changes the machine's state", m);
     }
     if (verb == "stop" || verb == "kill" || verb == "mask" || verb == "disable") {
       return out.Ask(g, "systemctl_stop", "systemctl " + verb + " stops a system service", m);
     }
   }
-  if (p == "sysctl" && AnyWord(inv, 1, {"-w", "--write", "-p", "--load"})) {
+  if (p == "sysctl" && AnyWord(inv, 1, {"-w"sv, "--write"sv, "-p"sv, "--load"sv})) {
     return out.Ask(g, "sysctl_write", "sysctl changes kernel parameters", m);
   }
   if (p == "swapoff") return out.Ask(g, "swapoff", "swapoff disables swap", m);
 }
 
-void ProcessControl(const Invocation& inv, const std::string& p, Findings& out) {
+void ProcessControl(const Invocation& inv, std::string_view p, Findings& out) {
   constexpr std::string_view g = "process_control";
-  const std::string m = inv.Canonical();
+  const std::string& m = inv.Canonical();
   if (p == "killall5") return out.Deny(g, "kill_all", "killall5 signals every process", m);
   if (p == "kill") {
     bool sigkill = false;
@@ -81,7 +86,7 @@ void ProcessControl(const Invocation& inv, const std::string& p, Findings& out) 
     if (sigkill) return out.Ask(g, "kill_9", "kill -9 terminates a process without cleanup", m);
   }
   if (p == "pkill" || p == "killall")
-    return out.Ask(g, "kill_by_name", p + " signals every process matching a name", m);
+    return out.Ask(g, "kill_by_name", std::string(p) + " signals every process matching a name", m);
 }
 
 bool SetuidMode(const std::string& mode) {
@@ -92,9 +97,9 @@ bool SetuidMode(const std::string& mode) {
   return mode.find("+s") != std::string::npos || mode.find("=s") != std::string::npos;
 }
 
-void PrivilegeEscalation(const Invocation& inv, const std::string& p, Findings& out) {
+void PrivilegeEscalation(const Invocation& inv, std::string_view p, Findings& out) {
   constexpr std::string_view g = "privilege_escalation";
-  const std::string m = inv.Canonical();
+  const std::string& m = inv.Canonical();
   for (std::string_view s :
        {"sudo", "su", "doas", "pkexec", "runuser", "run0", "nsenter", "unshare", "capsh", "setcap",
         "mount", "umount", "visudo", "sudoedit", "setpriv", "newuidmap", "newgidmap"}) {
@@ -102,7 +107,7 @@ void PrivilegeEscalation(const Invocation& inv, const std::string& p, Findings& 
     // `mount` alone lists mounts.
     if (p == "mount" && (inv.argv.size() == 1 || (inv.argv.size() == 2 && inv.Word(1) == "-l")))
       return;
-    return out.Deny(g, p, p + " runs with or changes privileges", m);
+    return out.Deny(g, p, std::string(p) + " runs with or changes privileges", m);
   }
   if (p == "chmod") {
     ParsedArgs a = ParseArgs(inv.argv, 1, {"", {{"recursive", 'R'}, {"reference", 0, true}}});
@@ -112,7 +117,7 @@ void PrivilegeEscalation(const Invocation& inv, const std::string& p, Findings& 
   }
   if (p == "useradd" || p == "adduser" || p == "usermod" || p == "passwd" || p == "chpasswd" ||
       p == "gpasswd" || p == "groupadd" || p == "userdel" || p == "deluser") {
-    return out.Deny(g, "accounts", p + " changes user accounts or groups", m);
+    return out.Deny(g, "accounts", std::string(p) + " changes user accounts or groups", m);
   }
 }
 
@@ -131,10 +136,11 @@ bool HostMount(const std::string& spec) {
          src.starts_with("~");
 }
 
-void ContainerEscape(const Invocation& inv, const std::string& p, Findings& out) {
+void ContainerEscape(const Invocation& inv, std::string_view p, Findings& out) {
   constexpr std::string_view g = "container_escape";
-  const std::string m = inv.Canonical();
+  const std::string& m = inv.Canonical();
   for (const Field& f : inv.argv) {
+    if (f.text.find(".sock") == std::string::npos) continue;
     if (f.text.find("docker.sock") != std::string::npos ||
         f.text.find("containerd.sock") != std::string::npos ||
         f.text.find("podman.sock") != std::string::npos) {
@@ -153,7 +159,8 @@ void ContainerEscape(const Invocation& inv, const std::string& p, Findings& out)
       };
       if (w == "--privileged")
         return out.Deny(g, "privileged", "a privileged container controls the host", m);
-      for (std::string_view ns : {"--pid", "--ipc", "--userns", "--uts", "--cgroupns"}) {
+      for (std::string_view ns : std::initializer_list<std::string_view>{
+               "--pid"sv, "--ipc"sv, "--userns"sv, "--uts"sv, "--cgroupns"sv}) {
         if (w.starts_with(ns) && value() == "host") {
           return out.Deny(
               g, "host_namespace",
@@ -207,7 +214,7 @@ void KernelWrites(const Invocation& inv, Findings& out) {
   for (const RedirectInfo& r : inv.redirects) {
     if (r.IsWrite() && check(r.target)) return;
   }
-  if (ProgramIs(inv, {"tee", "cp", "dd"})) {
+  if (ProgramIs(inv, {"tee"sv, "cp"sv, "dd"sv})) {
     for (size_t i = 1; i < inv.argv.size(); ++i) {
       Field f = inv.argv[i];
       if (f.text.starts_with("of=")) f.text = f.text.substr(3);
@@ -223,7 +230,7 @@ void KernelWrites(const Invocation& inv, Findings& out) {
 void CheckSystem(const Invocation& inv, Findings& out) {
   KernelWrites(inv, out);
   if (inv.argv.empty()) return;
-  const std::string p = inv.Program();
+  const std::string_view p = inv.Program();
   SystemControl(inv, p, out);
   ProcessControl(inv, p, out);
   PrivilegeEscalation(inv, p, out);
