@@ -1023,7 +1023,6 @@ class Analyzer final : public ExpansionHooks {
       // The option that carries code: -c (python), -e/-E (perl, ruby, node, lua), -r (php),
       // --eval/-p/--print (node); clustered forms (-ne, -lne, -Bc) and attached code (-c'...').
       static constexpr std::string_view kValueOpts = "WXIMmrCFdxiA";
-      bool took = false;
       for (size_t k = 1; k < a.size() && a[1] != '-'; ++k) {
         char ch = a[k];
         const bool code_opt = (lang == Language::kPython && ch == 'c') ||
@@ -1039,7 +1038,6 @@ class Analyzer final : public ExpansionHooks {
           code = code ? Field{code->text + "\n" + f.text, code->dynamic || f.dynamic, false,
                               code->taint | f.taint}
                       : f;
-          took = true;
           break;
         }
         if (kValueOpts.find(ch) != std::string_view::npos &&
@@ -1058,9 +1056,7 @@ class Analyzer final : public ExpansionHooks {
         Field f = a.starts_with("--eval=") ? Field{a.substr(7)}
                                            : (i + 1 < inv.argv.size() ? inv.argv[++i] : Field{});
         code = f;
-        took = true;
       }
-      (void)took;
     }
     if (code) return ScanCode(lang, *code, inv.Canonical());
     if (script && script < inv.argv.size() && inv.Word(script) != "-") {
