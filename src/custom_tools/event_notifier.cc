@@ -100,7 +100,10 @@ void PgListenNotifier::Run(std::stop_token stop) {
 
 VersionPollNotifier::VersionPollNotifier(const CustomToolStore& store,
                                          std::chrono::milliseconds interval)
-    : store_(store), interval_(interval), thread_([this](std::stop_token st) { Run(st); }) {}
+    : store_(store),
+      interval_(interval),
+      last_(store.Version()),
+      thread_([this](std::stop_token st) { Run(st); }) {}
 
 VersionPollNotifier::~VersionPollNotifier() {
   thread_.request_stop();
@@ -108,7 +111,6 @@ VersionPollNotifier::~VersionPollNotifier() {
 }
 
 void VersionPollNotifier::Run(std::stop_token stop) {
-  auto last = store_.Version();
   while (!stop.stop_requested()) {
     {
       std::unique_lock lock(mu_);
@@ -117,8 +119,8 @@ void VersionPollNotifier::Run(std::stop_token stop) {
     if (stop.stop_requested()) break;
     auto now = store_.Version();
     if (!now) continue;  // the database is briefly unavailable; try again next tick
-    if (!last || *now != *last) {
-      last = now;
+    if (!last_ || *now != *last_) {
+      last_ = now;
       Publish();
     }
   }

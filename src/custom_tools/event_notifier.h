@@ -18,6 +18,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/error.h"
+
 namespace clawtools::custom_tools {
 
 class CustomToolStore;
@@ -72,6 +74,7 @@ class VersionPollNotifier final : public EventNotifier {
 
   const CustomToolStore& store_;
   std::chrono::milliseconds interval_;
+  Expected<int64_t> last_;  // read before the thread starts: no change can slip in between
   std::mutex mu_;
   std::condition_variable_any cv_;
   std::jthread thread_;
