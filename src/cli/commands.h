@@ -83,4 +83,15 @@ struct AgentsFlags {
 };
 int RunAgents(const AgentsFlags& flags);
 
+// custom-tools add FILE|- | list | show ID | rm ID | rotate-key --new-key-file FILE [--agent ID]
+// Env values are encrypted with CLAWTOOLS_ENCRYPTION_KEY or tools.custom_tools.encryption_key_file.
+struct CustomToolsFlags {
+  CommonFlags common;
+  std::string action;  // add | list | show | rm | rotate-key
+  std::string arg;     // add: the JSON file or - (default); show/rm: the id
+  std::string agent;   // add: scope to this agent; list: only this agent's tools
+  std::string new_key_file;  // rotate-key: the new key (hex, base64 or raw 32 bytes), - = stdin
+};
+int RunCustomTools(const CustomToolsFlags& flags);
+
 }  // namespace clawtools::cli

@@ -93,6 +93,14 @@ int main(int argc, char** argv) {
   ag->add_option("--key", agents.key, "Human-facing agent key");
   ag->add_option("--tools", agents.tools, "Tool policy JSON (inline, a file, or - for stdin); empty clears it");
 
+  CustomToolsFlags custom;
+  auto* ct = app.add_subcommand("custom-tools", "Custom tools in the store: add FILE|- | list | show ID | rm ID | rotate-key");
+  AddCommon(ct, custom.common);
+  ct->add_option("action", custom.action, "add|list|show|rm|rotate-key")->required()->check(CLI::IsMember({"add", "list", "show", "rm", "rotate-key"}));
+  ct->add_option("arg", custom.arg, "add: the definition JSON file or - for stdin; show/rm: the id");
+  ct->add_option("--agent", custom.agent, "add: the agent the tool belongs to (default global); list: only its tools");
+  ct->add_option("--new-key-file", custom.new_key_file, "rotate-key: file with the new key, or - for stdin");
+
   CheckCommandFlags check;
   auto* k = app.add_subcommand("check-command", "Analyze a shell command: allow, deny or ask, with the rule that decided");
   k->add_option("command", check.command, "The command, as one argument")->required();
@@ -114,6 +122,17 @@ int main(int argc, char** argv) {
   if (*v) return RunServe(serve);
   if (*k) return RunCheckCommand(check);
   if (*ag) return RunAgents(agents);
+  if (*ct) {
+    if ((custom.action == "show" || custom.action == "rm") && custom.arg.empty()) {
+      std::cerr << "clawtools custom-tools " << custom.action << ": ID is required\n";
+      return kExitUsage;
+    }
+    if (custom.action == "rotate-key" && custom.new_key_file.empty()) {
+      std::cerr << "clawtools custom-tools rotate-key: --new-key-file is required\n";
+      return kExitUsage;
+    }
+    return RunCustomTools(custom);
+  }
   if (*a) {
     if (approvals.action == "rules" && approvals.rules_action == "rm" && approvals.id.empty()) {
       std::cerr << "clawtools approvals rules rm: ID is required\n";

@@ -100,6 +100,7 @@ Json BuildSchema() {
                                            {"max_runtime_sec", Int(1)},
                                            {"retain_exited_sec", Int(0)}})}})},
       {"mcp_servers", MapOf(mcp_server)},
+      {"custom_tools", Closed({{"encryption_key_file", Str()}})},
       {"fs", Closed({{"allowed_paths", {{"type", "array"},
                                         {"items", Closed({{"path", Str()}, {"writable", Bool()}})}}},
                      {"deny_paths", StrList()},
