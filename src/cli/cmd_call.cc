@@ -34,7 +34,9 @@ int RunCall(const CallFlags& flags) {
     return kExitUsage;
   }
 
-  auto runtime = MakeRuntime(flags.common, LogLevel::kError);
+  CommonFlags common = flags.common;
+  common.interactive_approvals = true;
+  auto runtime = MakeRuntime(common, LogLevel::kError);
   if (!runtime) {
     std::cerr << "clawtools call: " << runtime.error().log_message() << "\n";
     return kExitFailure;

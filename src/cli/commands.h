@@ -20,6 +20,7 @@ struct CommonFlags {
   std::string workspace;
   std::string db;
   std::string log_level;  // empty: warn for one-shot commands, info for serve
+  bool interactive_approvals = false;  // `call` on a terminal: prompt for approvals
 };
 
 struct CallFlags {
@@ -93,5 +94,33 @@ struct CustomToolsFlags {
   std::string new_key_file;  // rotate-key: the new key (hex, base64 or raw 32 bytes), - = stdin
 };
 int RunCustomTools(const CustomToolsFlags& flags);
+
+// mcp-stdio: the policy-filtered tools as an MCP server on stdin/stdout.
+struct McpStdioFlags {
+  CommonFlags common;
+  std::string agent, user, provider;
+};
+int RunMcpStdio(const McpStdioFlags& flags);
+
+// mcp servers list|add NAME|rm NAME; mcp grant agent|user SERVER ID | grant list [SERVER];
+// mcp requests list|create SERVER|approve ID|reject ID  (the store)
+struct McpFlags {
+  CommonFlags common;
+  std::string area;    // servers | grant | requests
+  std::string action;  // servers: list|add|rm; grant: agent|user|list; requests: list|create|approve|reject
+  std::string name;    // server name
+  std::string subject; // grant: agent or user id
+  std::string id;      // request id
+  std::string transport, command, url, tool_prefix;
+  std::vector<std::string> args, env, headers;
+  int timeout_sec = 0;
+  bool disabled = false;
+  std::optional<std::string> allow;  // comma-separated; unset: every tool
+  std::string deny;                  // comma-separated
+  std::string overrides;             // agent grant config_overrides (JSON object)
+  bool revoke = false;
+  std::string agent, user, reason, by, note, status = "pending";
+};
+int RunMcp(const McpFlags& flags);
 
 }  // namespace clawtools::cli

@@ -1,5 +1,7 @@
 #include "cli/runtime_flags.h"
 
+#include "approval/terminal_approver.h"
+
 namespace clawtools::cli {
 
 Expected<std::unique_ptr<Runtime>> MakeRuntime(const CommonFlags& flags, LogLevel default_level) {
@@ -8,6 +10,8 @@ Expected<std::unique_ptr<Runtime>> MakeRuntime(const CommonFlags& flags, LogLeve
   opts.workspace = flags.workspace;
   opts.db_url = flags.db;
   opts.log_level = default_level;
+  // One-shot commands on a terminal ask the person at it when a command needs approval.
+  if (flags.interactive_approvals && HasTerminal()) opts.approver = std::make_shared<TerminalApprover>();
   if (!flags.log_level.empty()) {
     auto level = ParseLogLevel(flags.log_level);
     if (!level) return Fail(ErrorCode::kInvalidArgument, "unknown log level " + flags.log_level);

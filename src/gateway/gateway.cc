@@ -1,6 +1,8 @@
 // The only Beast/Asio translation unit of the gateway: keep it that way (compile cost).
 #include "gateway/gateway.h"
 
+#include "gateway/approval_routes.h"
+
 #include <strings.h>
 
 #include <algorithm>
@@ -125,6 +127,8 @@ class Gateway::Impl {
  public:
   Impl(Runtime& runtime, GatewayOptions options) : runtime_(runtime), options_(std::move(options)) {
     AddCoreRoutes(router_, runtime_, shutdown_.get_token());
+    AddApprovalRoutes(router_, runtime_.approvals());
+    AddEventStream("/v1/events", runtime_.events());
   }
 
   ~Impl() {

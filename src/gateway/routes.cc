@@ -13,7 +13,10 @@ namespace {
 HttpResponse Health(const Runtime& runtime) {
   return JsonResponse(
       200,
-      Json{{"status", "ok"}, {"version", CLAWTOOLS_VERSION}, {"tools", runtime.registry().size()}});
+      Json{{"status", "ok"},
+           {"version", CLAWTOOLS_VERSION},
+           {"tools", runtime.registry().size()},
+           {"sandbox", runtime.SandboxCapabilities()}});
 }
 
 std::vector<std::string> SplitCommas(std::string_view s) {

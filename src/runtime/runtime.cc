@@ -5,11 +5,18 @@
 #include "core/provider_defs.h"
 #include "core/rate_limit_filter.h"
 #include "core/scrub_filter.h"
+#include "approval/approval_gate.h"
+#include "approval/approval_manager.h"
+#include "approval/event_bus.h"
+#include "execpolicy/config_options.h"
 #include "mcp/manager.h"
 #include "mcp/server_store.h"
 #include "policy/policy_engine.h"
 #include "policy/policy_filter.h"
 #include "runtime/builtin_tools.h"
+#include "sandbox/sandbox.h"
+#include "tools/runtime/exec_settings.h"
+#include "tools/runtime/runtime_tools.h"
 #include "version.h"
 #include "store/agent_store.h"
 #include "store/context_file_router.h"
@@ -62,6 +69,26 @@ std::vector<RateRule> RateRules(const Config& config) {
     rules.push_back(rule);
   }
   return rules;
+}
+
+// A sandbox self-test costs ~100 ms: run it only when some agent's sandbox mode is not off.
+bool UsesSandbox(const Json& root) {
+  auto mode_on = [](const Json& sandbox) {
+    return sandbox.is_object() && sandbox.value("mode", "off") != "off";
+  };
+  if (mode_on(root.value(Json::json_pointer("/agents/defaults/sandbox"), Json()))) return true;
+  for (const auto& a : root.value(Json::json_pointer("/agents/list"), Json::array())) {
+    if (mode_on(a.value("sandbox", Json()))) return true;
+  }
+  return false;
+}
+
+// tools.exec deny-group switches, then the agent's (the agent wins where they disagree).
+AnalysisOptionsFor ExecAnalysisOptionsFor(const Json& root) {
+  return [root](std::string_view agent_id) {
+    return execpolicy::AnalysisOptionsFromConfig(root, agent_id)
+        .value_or(execpolicy::AnalysisOptionsFromConfig(root, "").value_or(execpolicy::AnalysisOptions{}));
+  };
 }
 
 }  // namespace
@@ -146,6 +173,34 @@ Expected<std::unique_ptr<Runtime>> Runtime::Create(const RuntimeOptions& options
     return std::unexpected(s.error());
   }
 
+  // Shell tools: command analysis + approvals gate every command; the sandbox runs them where
+  // the agent's policy says.
+  rt->events_ = std::make_shared<EventBus>();
+  auto approvals = MakeApprovalManager(config, *rt->store_, rt->events_,
+                                       [weak](std::string_view s) {
+                                         auto sc = weak.lock();
+                                         return sc ? sc->Scrub(s) : std::string(s);
+                                       });
+  if (!approvals) return std::unexpected(approvals.error());
+  rt->approvals_ = std::move(*approvals);
+  auto gate = MakeApprovalGate(rt->approvals_, ExecAnalysisOptionsFor(config.root()), options.approver);
+  if (UsesSandbox(config.root())) {
+    std::vector<std::string> hide = {std::filesystem::path(db_url).parent_path().string()};
+    if (!options.config_path.empty()) {
+      hide.push_back(std::filesystem::absolute(options.config_path, ec).parent_path().string());
+    }
+    std::erase_if(hide, [&](const std::string& p) { return p.empty() || p == "/" || p == rt->workspace_; });
+    rt->sandbox_ = sandbox::Sandbox::Create(
+        SandboxOptionsFrom(config.root(), sandbox::DefaultInitHelperPath(), std::move(hide)));
+    rt->log_->Event(LogLevel::kInfo, "sandbox self-test", rt->sandbox_->capabilities().ToJson());
+  }
+  RuntimeTools shell = MakeRuntimeTools(config.root(), gate, rt->sandbox_);
+  rt->processes_ = shell.processes;
+  for (auto& tool : {shell.exec, shell.process}) {
+    if (auto s = rt->registry_->Register(tool); !s) return std::unexpected(s.error());
+  }
+  for (const char* alias : {"bash", "Bash"}) (void)rt->registry_->RegisterAlias(alias, "exec");
+
   rt->config_ = std::make_shared<const Config>(config);
   rt->ReloadAgentPolicies();  // logs its own warnings
 
@@ -164,6 +219,10 @@ Expected<std::unique_ptr<Runtime>> Runtime::Create(const RuntimeOptions& options
   for (const auto& w : config.warnings()) rt->log_->Event(LogLevel::kWarn, "config", {{"warning", w}});
   rt->config_ = std::make_shared<const Config>(std::move(config));
   return rt;
+}
+
+Json Runtime::SandboxCapabilities() const {
+  return sandbox_ ? sandbox_->capabilities().ToJson() : Json();
 }
 
 std::vector<std::string> Runtime::ReloadAgentPolicies() {

@@ -25,12 +25,23 @@ class MemoryStore;
 namespace mcp {
 class McpManager;
 }  // namespace mcp
+namespace sandbox {
+class Sandbox;
+}  // namespace sandbox
+class ApprovalManager;
+class Approver;
+class EventBus;
+class CommandGate;
+class ProcessRegistry;
 
 struct RuntimeOptions {
   std::string config_path;  // empty: defaults only
   std::string workspace;    // overrides config `workspace`
   std::string db_url;       // overrides config `db`; SQLite path or postgres:// URL
   LogLevel log_level = LogLevel::kInfo;
+  // Asked when a shell command needs a human decision, before the store-backed workflow
+  // (the CLI passes a terminal prompt when it runs on a terminal). May be null.
+  std::shared_ptr<Approver> approver;
 };
 
 enum class DefinitionFormat { kOpenAI, kAnthropic };
@@ -70,6 +81,12 @@ class Runtime {
   PolicyEngine& policy() const { return *policy_; }
   store::Store& store() const { return *store_; }
   mcp::McpManager& mcp() const { return *mcp_; }
+  ApprovalManager& approvals() const { return *approvals_; }
+  // Events for UIs and chat channels (approval.requested, approval.decided, ...).
+  const std::shared_ptr<EventBus>& events() const { return events_; }
+  // The isolation really available (measured by the sandbox self-test); null JSON when no
+  // agent uses a sandbox and none was probed.
+  Json SandboxCapabilities() const;
   const std::string& workspace() const { return workspace_; }
 
  private:
@@ -79,10 +96,15 @@ class Runtime {
   std::shared_ptr<CallLog> log_;
   std::shared_ptr<Scrubber> scrubber_;
   std::shared_ptr<PolicyEngine> policy_;
+  std::shared_ptr<EventBus> events_;
+  std::shared_ptr<const sandbox::Sandbox> sandbox_;
   // Declared before the registry: tools hold routers that hold the store.
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<store::MemoryStore> memory_;
+  std::shared_ptr<ApprovalManager> approvals_;
   std::unique_ptr<Registry> registry_;
+  // Destroyed before the registry: kills every background process.
+  std::shared_ptr<ProcessRegistry> processes_;
   // Declared after the registry, engine and store it registers into: destroyed first.
   std::unique_ptr<mcp::McpManager> mcp_;
   std::string workspace_;

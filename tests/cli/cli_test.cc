@@ -225,7 +225,7 @@ TEST_F(CliTest, UnknownGroupInConfigIsAnError) {
 
 TEST_F(CliTest, AgentPolicyFromTheStore) {
   std::string db = " --db " + Quote((dir_ / "store.db").string()) + " --workspace " + Ws();
-  auto r = Exec("agents set coder --type open --tools '{\"deny\":[\"group:fs\"],\"alsoAllow\":[\"read_file\"]}'" + db);
+  auto r = Exec("agents set coder --type open --tools '{\"deny\":[\"group:fs\",\"group:runtime\"],\"alsoAllow\":[\"read_file\"]}'" + db);
   ASSERT_EQ(r.code, 0) << Stderr();
   EXPECT_EQ(Json::parse(r.out)["tools"]["deny"][0], "group:fs");
   r = Exec("tools --agent coder" + db);
