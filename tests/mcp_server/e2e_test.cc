@@ -1,0 +1,218 @@
+// End to end: `clawtools mcp-stdio` and /mcp on the gateway (mcp_fixture_server), driven by
+// clawtools' own McpClient and by raw HTTP; per-agent isolation of store-granted MCP servers.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "mcp/access_store.h"
+#include "mcp/child_process.h"
+#include "mcp/client.h"
+#include "mcp/http_client.h"
+#include "mcp/server_config.h"
+#include "mcp/server_store.h"
+#include "store/store.h"
+
+namespace clawtools::mcp {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr const char* kSecret = "sekrit-XYZ-1234567890";
+
+class McpE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/clawtools-mcps-XXXXXX";
+    dir_ = mkdtemp(tmpl);
+    fs::create_directories(dir_ / "ws");
+    std::ofstream(dir_ / "ws" / "secret.txt") << "the token is " << kSecret << "\n";
+    WriteConfig("config.json", R"("gateway": {"token": "tok"},)");
+  }
+  void TearDown() override {
+    server_.reset();
+    fs::remove_all(dir_);
+  }
+  void WriteConfig(const std::string& name, const std::string& extra) {
+    std::ofstream(dir_ / name) << "{" << extra << R"("workspace": ")" << (dir_ / "ws").string()
+                               << R"(", "db": ")" << (dir_ / "db.sqlite").string()
+                               << R"(", "tools": {"profile": "full", "deny": ["write_file"],
+                                   "scrub_values": [")" << kSecret << R"("]}})";
+  }
+  std::string Config() const { return (dir_ / "config.json").string(); }
+
+  std::unique_ptr<McpClient> Connect(McpServerConfig c) {
+    c.name = "t";
+    auto t = MakeTransport(c, nullptr, std::chrono::seconds(20));
+    EXPECT_TRUE(t.has_value());
+    if (!t) return nullptr;
+    auto client = McpClient::Connect(std::move(*t), {.connect_timeout = std::chrono::seconds(30)});
+    EXPECT_TRUE(client.has_value()) << client.error().log_message();
+    return client ? std::move(*client) : nullptr;
+  }
+
+  // Starts the fixture gateway; returns its /mcp URL.
+  std::string StartHttp() {
+    auto child = ChildProcess::Spawn({.command = CLAWTOOLS_FIXTURE_SERVER,
+                                      .args = {"--config", Config(), "--http", "--port-file",
+                                               (dir_ / "port").string()}});
+    EXPECT_TRUE(child.has_value());
+    if (!child) return "";
+    server_ = std::make_unique<ChildProcess>(std::move(*child));
+    for (int i = 0; i < 600 && !fs::exists(dir_ / "port"); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    std::string port;
+    std::ifstream(dir_ / "port") >> port;
+    EXPECT_FALSE(port.empty());
+    return "http://127.0.0.1:" + port + "/mcp";
+  }
+
+  static std::vector<std::string> Names(const std::vector<McpToolDef>& tools) {
+    std::vector<std::string> out;
+    for (const auto& t : tools) out.push_back(t.name);
+    return out;
+  }
+  static bool Has(const std::vector<std::string>& v, const std::string& s) {
+    return std::ranges::find(v, s) != v.end();
+  }
+
+  fs::path dir_;
+  std::unique_ptr<ChildProcess> server_;
+};
+
+struct Reply {
+  long status = 0;
+  HttpResponseHead head;
+  std::string body;
+};
+
+Reply Http(const std::string& method, const std::string& url,
+           std::vector<std::pair<std::string, std::string>> headers, std::string body = "") {
+  Reply r;
+  HttpRequest req{.method = method, .url = url, .headers = std::move(headers), .body = std::move(body),
+                  .timeout = std::chrono::seconds(20)};
+  auto st = PerformHttp(req, {.on_head = [&](const HttpResponseHead& h) { r.head = h; return true; },
+                              .on_data = [&](std::string_view d) { r.body += d; return true; }});
+  r.status = st.value_or(0);
+  return r;
+}
+
+const std::string kInit =
+    R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})";
+
+TEST_F(McpE2E, StdioServesThePolicyFilteredPipeline) {
+  McpServerConfig c;
+  c.transport = TransportKind::kStdio;
+  c.command = CLAWTOOLS_BIN;
+  c.args = {"mcp-stdio", "--config", Config()};
+  auto client = Connect(c);
+  ASSERT_TRUE(client);
+  auto tools = client->ListTools(std::chrono::seconds(20));
+  ASSERT_TRUE(tools.has_value());
+  auto names = Names(*tools);
+  EXPECT_TRUE(Has(names, "read_file"));
+  EXPECT_FALSE(Has(names, "write_file"));  // tools.deny
+  CallOptions opts{.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20)};
+  auto denied = client->CallTool("write_file", {{"path", "x.txt"}, {"content", "x"}}, opts);
+  ASSERT_TRUE(denied.has_value());
+  EXPECT_EQ((*denied)["isError"], true);
+  EXPECT_NE((*denied)["content"][0]["text"].get<std::string>().find("not allowed"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "ws" / "x.txt"));
+  auto read = client->CallTool("read_file", {{"path", "secret.txt"}}, opts);
+  ASSERT_TRUE(read.has_value());
+  std::string text = (*read)["content"][0]["text"];
+  EXPECT_NE(text.find("the token is"), std::string::npos);
+  EXPECT_EQ(text.find(kSecret), std::string::npos) << text;  // scrubbed
+  EXPECT_FALSE(client->CallTool("no_such_tool", Json::object(), opts).has_value());
+  client->Close();
+}
+
+TEST_F(McpE2E, HttpSessionsHeadersAndAuth) {
+  std::string url = StartHttp();
+  const std::pair<std::string, std::string> auth{"Authorization", "Bearer tok"};
+  const std::pair<std::string, std::string> json{"Content-Type", "application/json"};
+  const std::pair<std::string, std::string> accept{"Accept", "application/json, text/event-stream"};
+  EXPECT_EQ(Http("POST", url, {json, accept}, kInit).status, 401);
+  EXPECT_EQ(Http("POST", url, {auth, json, accept, {"Origin", "http://evil.example.com"}}, kInit).status, 403);
+  EXPECT_EQ(Http("POST", url, {auth, json, accept, {"Host", "evil.example.com"}}, kInit).status, 403);
+  EXPECT_EQ(Http("POST", url, {auth, json, accept, {"Origin", "http://localhost:3000"}}, kInit).status, 200);
+
+  Reply init = Http("POST", url, {auth, json, accept}, kInit);
+  ASSERT_EQ(init.status, 200) << init.body;
+  std::string sid = init.head.Header("mcp-session-id");
+  EXPECT_EQ(sid.size(), 64u);
+  EXPECT_EQ(Json::parse(init.body)["result"]["protocolVersion"], "2025-11-25");
+  const std::string list = R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})";
+  EXPECT_EQ(Http("POST", url, {auth, json, accept}, list).status, 400);  // no session
+  EXPECT_EQ(Http("POST", url, {auth, json, accept, {"Mcp-Session-Id", "nope"}}, list).status, 404);
+  EXPECT_EQ(Http("POST", url, {auth, json, accept, {"Mcp-Session-Id", sid}, {"MCP-Protocol-Version", "1999-01-01"}}, list).status, 400);
+  Reply listed = Http("POST", url, {auth, json, accept, {"Mcp-Session-Id", sid}, {"MCP-Protocol-Version", "2025-11-25"}}, list);
+  ASSERT_EQ(listed.status, 200);
+  EXPECT_FALSE(Json::parse(listed.body)["result"]["tools"].empty());
+  Reply sse = Http("POST", url, {auth, json, {"Accept", "text/event-stream"}, {"Mcp-Session-Id", sid}}, list);
+  EXPECT_EQ(sse.head.Header("content-type"), "text/event-stream");
+  EXPECT_TRUE(sse.body.starts_with("event: message\ndata: {")) << sse.body;
+  EXPECT_EQ(Http("POST", url, {auth, json, accept, {"Mcp-Session-Id", sid}},
+                 R"({"jsonrpc":"2.0","method":"notifications/initialized"})").status, 202);
+  EXPECT_EQ(Http("GET", url, {auth, accept, {"Mcp-Session-Id", sid}}).status, 405);
+  EXPECT_EQ(Http("DELETE", url, {auth, {"Mcp-Session-Id", sid}}).status, 200);
+  EXPECT_EQ(Http("POST", url, {auth, json, accept, {"Mcp-Session-Id", sid}}, list).status, 404);
+
+  // Our own client over streamable HTTP, through the pipeline.
+  McpServerConfig c;
+  c.transport = TransportKind::kStreamableHttp;
+  c.url = url;
+  c.headers = {{"Authorization", "Bearer tok"}};
+  auto client = Connect(c);
+  ASSERT_TRUE(client);
+  auto echo = client->CallTool("echo", {{"text", std::string("hi ") + kSecret}}, {});
+  ASSERT_TRUE(echo.has_value());
+  EXPECT_EQ((*echo)["content"][0]["text"].get<std::string>().find(kSecret), std::string::npos);
+  auto denied = client->CallTool("write_file", {{"path", "y"}, {"content", "y"}}, {});
+  ASSERT_TRUE(denied.has_value());
+  EXPECT_EQ((*denied)["isError"], true);
+  client->Close();
+}
+
+TEST_F(McpE2E, AgentGrantsIsolateMcpServers) {
+  {
+    auto db = store::OpenStore((dir_ / "db.sqlite").string());
+    ASSERT_TRUE(db.has_value());
+    McpServerConfig fx;
+    fx.name = "fx";
+    fx.command = CLAWTOOLS_FIXTURE_SERVER;
+    fx.args = {"--config", Config(), "--stdio"};
+    ASSERT_TRUE(McpServerStore(**db).Put(fx).has_value());
+    AgentGrant g{.server = "fx", .agent_id = "alice-agent"};
+    g.tools.deny = {"test_error_handling"};
+    ASSERT_TRUE(McpAccessStore(**db).PutAgentGrant(g).has_value());
+  }
+  std::string url = StartHttp();
+  auto connect_as = [&](const std::string& agent) {
+    McpServerConfig c;
+    c.transport = TransportKind::kStreamableHttp;
+    c.url = url + "?agent=" + agent;
+    c.headers = {{"Authorization", "Bearer tok"}};
+    return Connect(c);
+  };
+  auto a = connect_as("alice-agent");
+  auto b = connect_as("bob-agent");
+  ASSERT_TRUE(a && b);
+  auto a_tools = a->ListTools(std::chrono::seconds(30));
+  auto b_tools = b->ListTools(std::chrono::seconds(30));
+  ASSERT_TRUE(a_tools && b_tools);
+  EXPECT_TRUE(Has(Names(*a_tools), "mcp_fx_echo"));
+  EXPECT_FALSE(Has(Names(*a_tools), "mcp_fx_test_error_handling"));  // the grant's deny
+  for (const auto& n : Names(*b_tools)) EXPECT_FALSE(n.starts_with("mcp_fx")) << n;
+  auto ok = a->CallTool("mcp_fx_echo", {{"text", "from alice"}}, {});
+  ASSERT_TRUE(ok.has_value());
+  EXPECT_NE((*ok)["content"][0]["text"].get<std::string>().find("from alice"), std::string::npos);
+  EXPECT_FALSE(b->CallTool("mcp_fx_echo", {{"text", "from bob"}}, {}).has_value());
+  a->Close();
+  b->Close();
+}
+
+}  // namespace
+}  // namespace clawtools::mcp
