@@ -25,6 +25,7 @@ int RunServe(const ServeFlags& flags) {
   // Policies edited in the store by another process (CLI, another gateway) apply within
   // this period, without a restart.
   Runtime& rt = **runtime;
+  rt.ListenForCustomToolChanges();
   std::jthread reloader([&rt](std::stop_token stop) {
     std::mutex mu;
     std::condition_variable_any cv;

@@ -2,6 +2,7 @@
 #include "gateway/gateway.h"
 
 #include "gateway/approval_routes.h"
+#include "gateway/custom_tool_routes.h"
 
 #include <strings.h>
 
@@ -128,6 +129,8 @@ class Gateway::Impl {
   Impl(Runtime& runtime, GatewayOptions options) : runtime_(runtime), options_(std::move(options)) {
     AddCoreRoutes(router_, runtime_, shutdown_.get_token());
     AddApprovalRoutes(router_, runtime_.approvals());
+    AddCustomToolRoutes(router_, runtime_.custom_tool_store(), runtime_.custom_tools(),
+                        runtime_.custom_tool_events());
     AddEventStream("/v1/events", runtime_.events());
   }
 

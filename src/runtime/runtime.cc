@@ -8,6 +8,10 @@
 #include "approval/approval_gate.h"
 #include "approval/approval_manager.h"
 #include "approval/event_bus.h"
+#include "crypto/aes_gcm.h"
+#include "custom_tools/custom_tool_loader.h"
+#include "custom_tools/custom_tool_store.h"
+#include "custom_tools/event_notifier.h"
 #include "execpolicy/config_options.h"
 #include "mcp/manager.h"
 #include "mcp/server_store.h"
@@ -201,6 +205,19 @@ Expected<std::unique_ptr<Runtime>> Runtime::Create(const RuntimeOptions& options
   }
   for (const char* alias : {"bash", "Bash"}) (void)rt->registry_->RegisterAlias(alias, "exec");
 
+  // Custom tools: env values encrypted at rest; the key is needed only to store or run them.
+  auto key = crypto::LoadKey(config.root().value(
+      Json::json_pointer("/tools/custom_tools/encryption_key_file"), std::string()));
+  if (!key) return std::unexpected(key.error());
+  rt->custom_store_ = std::make_shared<custom_tools::CustomToolStore>(*rt->store_, std::move(*key));
+  rt->custom_loader_ = std::make_unique<custom_tools::CustomToolLoader>(
+      rt->custom_store_, *rt->registry_, shell.launcher, rt->scrubber_);
+  auto custom_warnings = rt->custom_loader_->Reload();
+  if (!custom_warnings) return std::unexpected(custom_warnings.error());
+  for (const auto& w : *custom_warnings) config.AddWarning(w);
+  rt->notifier_ = std::make_unique<custom_tools::InProcessNotifier>();
+  rt->custom_loader_->Subscribe(*rt->notifier_);
+
   rt->config_ = std::make_shared<const Config>(config);
   rt->ReloadAgentPolicies();  // logs its own warnings
 
@@ -269,7 +286,20 @@ std::vector<std::string> Runtime::ReloadAgentPolicies() {
   return warnings;
 }
 
-CallOutcome Runtime::Call(const CallRequest& request) const { return registry_->Execute(request); }
+std::shared_ptr<const Registry> Runtime::RegistryFor(std::string_view agent_id) const {
+  if (agent_id.empty()) return {std::shared_ptr<const Registry>(), registry_.get()};
+  return custom_loader_->ResolveForAgent(agent_id);
+}
+
+void Runtime::ListenForCustomToolChanges() {
+  auto notifier = custom_tools::MakeNotifier(config_->db_url(), *custom_store_);
+  custom_loader_->Subscribe(*notifier);
+  notifier_ = std::move(notifier);
+}
+
+CallOutcome Runtime::Call(const CallRequest& request) const {
+  return RegistryFor(request.agent_id)->Execute(request);
+}
 
 namespace {
 
@@ -283,9 +313,10 @@ PolicyQuery ToPolicyQuery(const ToolQuery& q) {
 // duplicate definitions, which costs prompt tokens and confuses models.
 Json Runtime::ToolDefinitions(const ToolQuery& query, DefinitionFormat format) const {
   Json defs = Json::array();
-  auto allowed = policy_->Allowed(*registry_, ToPolicyQuery(query));
+  auto registry = RegistryFor(query.agent_id);
+  auto allowed = policy_->Allowed(*registry, ToPolicyQuery(query));
   for (const auto& name : *allowed) {
-    auto tool = registry_->Get(name);
+    auto tool = registry->Get(name);
     if (!tool) continue;
     defs.push_back(format == DefinitionFormat::kOpenAI ? OpenAIToolDef(*tool) : AnthropicToolDef(*tool));
   }
@@ -294,7 +325,9 @@ Json Runtime::ToolDefinitions(const ToolQuery& query, DefinitionFormat format) c
 
 Json Runtime::ExplainTools(const ToolQuery& query) const {
   Json out = Json::array();
-  for (const auto& d : policy_->Explain(*registry_, ToPolicyQuery(query))) out.push_back(d.ToJson());
+  for (const auto& d : policy_->Explain(*RegistryFor(query.agent_id), ToPolicyQuery(query))) {
+    out.push_back(d.ToJson());
+  }
   return out;
 }
 

@@ -33,6 +33,11 @@ class Approver;
 class EventBus;
 class CommandGate;
 class ProcessRegistry;
+namespace custom_tools {
+class CustomToolStore;
+class CustomToolLoader;
+class EventNotifier;
+}  // namespace custom_tools
 
 struct RuntimeOptions {
   std::string config_path;  // empty: defaults only
@@ -66,6 +71,18 @@ class Runtime {
   Json ToolDefinitions(const ToolQuery& query, DefinitionFormat format) const;
   // For every registered tool: survives or not, and the policy step and list entry that decided.
   Json ExplainTools(const ToolQuery& query) const;
+
+  // The registry a call or tool listing for `agent_id` runs against: the global one, or a
+  // clone with the agent's own custom tools.
+  std::shared_ptr<const Registry> RegistryFor(std::string_view agent_id) const;
+
+  // Custom tools: store, loader (global set + per-agent resolutions) and the change notifier.
+  custom_tools::CustomToolStore& custom_tool_store() const { return *custom_store_; }
+  custom_tools::CustomToolLoader& custom_tools() const { return *custom_loader_; }
+  custom_tools::EventNotifier& custom_tool_events() const { return *notifier_; }
+  // Long-running processes (the gateway) listen for custom-tool changes made by other
+  // processes: LISTEN/NOTIFY on PostgreSQL, polling on SQLite. One-shot commands don't.
+  void ListenForCustomToolChanges();
 
   // Re-reads per-agent tool policies from the store (agents.tools_config) and applies the
   // changed ones to the policy engine; store entries override the config file's. Returns the
@@ -105,6 +122,9 @@ class Runtime {
   std::unique_ptr<Registry> registry_;
   // Destroyed before the registry: kills every background process.
   std::shared_ptr<ProcessRegistry> processes_;
+  std::shared_ptr<custom_tools::CustomToolStore> custom_store_;
+  std::unique_ptr<custom_tools::CustomToolLoader> custom_loader_;
+  std::unique_ptr<custom_tools::EventNotifier> notifier_;  // destroyed first: stops its thread
   // Declared after the registry, engine and store it registers into: destroyed first.
   std::unique_ptr<mcp::McpManager> mcp_;
   std::string workspace_;

@@ -15,7 +15,7 @@ RuntimeTools MakeRuntimeTools(const Json& config_root, std::shared_ptr<const Com
   auto launcher = std::make_shared<const CommandLauncher>(
       std::move(gate), std::move(sandbox), std::move(policy_for), std::move(settings));
   return {std::make_shared<ExecTool>(launcher), std::make_shared<ProcessTool>(launcher, processes),
-          processes};
+          processes, launcher};
 }
 
 }  // namespace clawtools

@@ -9,6 +9,7 @@
 #include "core/tool.h"
 #include "sandbox/sandbox.h"
 #include "tools/runtime/command_gate.h"
+#include "tools/runtime/command_launcher.h"
 #include "tools/runtime/process_registry.h"
 
 namespace clawtools {
@@ -17,6 +18,8 @@ struct RuntimeTools {
   std::shared_ptr<const Tool> exec;
   std::shared_ptr<const Tool> process;
   std::shared_ptr<ProcessRegistry> processes;
+  // Shared with other shell-running tools (custom tools): same gate, sandbox and settings.
+  std::shared_ptr<const CommandLauncher> launcher;
 };
 
 // `sandbox` may be null (then sandbox modes fall back to the host or, for `required`, refuse).
