@@ -101,6 +101,55 @@ int main(int argc, char** argv) {
   ct->add_option("--agent", custom.agent, "add: the agent the tool belongs to (default global); list: only its tools");
   ct->add_option("--new-key-file", custom.new_key_file, "rotate-key: file with the new key, or - for stdin");
 
+  McpStdioFlags mcp_stdio;
+  auto* ms = app.add_subcommand("mcp-stdio", "Serve the policy-filtered tools as an MCP server on stdin/stdout");
+  AddCommon(ms, mcp_stdio.common);
+  ms->add_option("--agent", mcp_stdio.agent, "Agent id the MCP client acts as (its policy applies)");
+  ms->add_option("--user", mcp_stdio.user, "User id the MCP client acts for");
+  ms->add_option("--provider", mcp_stdio.provider, "Provider name for byProvider policy");
+
+  McpFlags mcpf;
+  auto* mc = app.add_subcommand("mcp", "MCP servers, grants and access requests in the store");
+  mc->require_subcommand(1);
+  auto* msv = mc->add_subcommand("servers", "servers list | add NAME | rm NAME");
+  AddCommon(msv, mcpf.common);
+  msv->add_option("action", mcpf.action, "list|add|rm")->required()->check(CLI::IsMember({"list", "add", "rm"}));
+  msv->add_option("name", mcpf.name, "Server name");
+  msv->add_option("--transport", mcpf.transport, "stdio|sse|streamable-http (default: stdio with --command, else streamable-http)");
+  msv->add_option("--command", mcpf.command, "stdio: the program");
+  msv->add_option("--arg", mcpf.args, "stdio: an argument (repeatable)");
+  msv->add_option("--url", mcpf.url, "HTTP transports: the endpoint");
+  msv->add_option("--env", mcpf.env, "KEY=VALUE for the server's environment (repeatable)");
+  msv->add_option("--header", mcpf.headers, "KEY=VALUE HTTP header (repeatable)");
+  msv->add_option("--prefix", mcpf.tool_prefix, "Tool name prefix (default mcp_<name>)");
+  msv->add_option("--timeout-sec", mcpf.timeout_sec, "Per-call timeout");
+  msv->add_flag("--disabled", mcpf.disabled, "Store it disabled");
+  msv->callback([&] { mcpf.area = "servers"; });
+  auto* mg = mc->add_subcommand("grant", "grant agent SERVER AGENT | grant user SERVER USER | grant list [SERVER]");
+  AddCommon(mg, mcpf.common);
+  mg->add_option("kind", mcpf.action, "agent|user|list")->required()->check(CLI::IsMember({"agent", "user", "list"}));
+  mg->add_option("server", mcpf.name, "Server name");
+  mg->add_option("subject", mcpf.subject, "Agent or user id");
+  mg->add_option("--allow", mcpf.allow, "Comma-separated tools to allow (default: all)");
+  mg->add_option("--deny", mcpf.deny, "Comma-separated tools to deny (deny wins)");
+  mg->add_option("--overrides", mcpf.overrides, "Agent grants: config_overrides JSON ({\"env\":{},\"headers\":{},...})");
+  mg->add_flag("--disabled", mcpf.disabled, "Store the grant disabled");
+  mg->add_flag("--revoke", mcpf.revoke, "Remove the grant");
+  mg->add_option("--by", mcpf.by, "Recorded as granted_by");
+  mg->callback([&] { mcpf.area = "grant"; });
+  auto* mr = mc->add_subcommand("requests", "requests list | create SERVER --agent A|--user U | approve ID | reject ID");
+  AddCommon(mr, mcpf.common);
+  mr->add_option("action", mcpf.action, "list|create|approve|reject")->required()->check(CLI::IsMember({"list", "create", "approve", "reject"}));
+  mr->add_option("target", mcpf.id, "create: the server; approve/reject: the request id");
+  mr->add_option("--agent", mcpf.agent, "create: agent-scope request for this agent");
+  mr->add_option("--user", mcpf.user, "create: user-scope request for this user");
+  mr->add_option("--tools", mcpf.allow, "create: comma-separated tools asked for (default: all)");
+  mr->add_option("--reason", mcpf.reason, "create: why");
+  mr->add_option("--by", mcpf.by, "Requester (create) or reviewer (approve/reject)");
+  mr->add_option("--note", mcpf.note, "approve/reject: review note");
+  mr->add_option("--status", mcpf.status, "list: pending|approved|rejected|all (default pending)");
+  mr->callback([&] { mcpf.area = "requests"; });
+
   CheckCommandFlags check;
   auto* k = app.add_subcommand("check-command", "Analyze a shell command: allow, deny or ask, with the rule that decided");
   k->add_option("command", check.command, "The command, as one argument")->required();
@@ -121,6 +170,19 @@ int main(int argc, char** argv) {
   if (*s) return RunScrub(scrub);
   if (*v) return RunServe(serve);
   if (*k) return RunCheckCommand(check);
+  if (*ms) return RunMcpStdio(mcp_stdio);
+  if (*mc) {
+    if (mcpf.area == "requests" && mcpf.action == "create") std::swap(mcpf.name, mcpf.id);
+    bool named = mcpf.area == "servers" ? mcpf.action == "list" || !mcpf.name.empty()
+               : mcpf.area == "grant"   ? mcpf.action == "list" || (!mcpf.name.empty() && !mcpf.subject.empty())
+               : mcpf.action == "list" || !(mcpf.action == "create" ? mcpf.name : mcpf.id).empty();
+    if (!named || (mcpf.action == "create" && mcpf.agent.empty() == mcpf.user.empty())) {
+      std::cerr << "clawtools mcp " << mcpf.area << " " << mcpf.action
+                << ": missing or conflicting arguments (see --help)\n";
+      return kExitUsage;
+    }
+    return RunMcp(mcpf);
+  }
   if (*ag) return RunAgents(agents);
   if (*ct) {
     if ((custom.action == "show" || custom.action == "rm") && custom.arg.empty()) {

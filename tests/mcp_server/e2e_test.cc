@@ -28,15 +28,17 @@ class McpE2E : public ::testing::Test {
     dir_ = mkdtemp(tmpl);
     fs::create_directories(dir_ / "ws");
     std::ofstream(dir_ / "ws" / "secret.txt") << "the token is " << kSecret << "\n";
-    WriteConfig("config.json", R"("gateway": {"token": "tok"},)");
+    WriteConfig("config.json", R"("gateway": {"token": "tok"},)", "db.sqlite");
+    // The granted MCP server's own runtime: a database of its own.
+    WriteConfig("child.json", "", "child.sqlite");
   }
   void TearDown() override {
     server_.reset();
     fs::remove_all(dir_);
   }
-  void WriteConfig(const std::string& name, const std::string& extra) {
+  void WriteConfig(const std::string& name, const std::string& extra, const std::string& db) {
     std::ofstream(dir_ / name) << "{" << extra << R"("workspace": ")" << (dir_ / "ws").string()
-                               << R"(", "db": ")" << (dir_ / "db.sqlite").string()
+                               << R"(", "db": ")" << (dir_ / db).string()
                                << R"(", "tools": {"profile": "full", "deny": ["write_file"],
                                    "scrub_values": [")" << kSecret << R"("]}})";
   }
@@ -183,7 +185,7 @@ TEST_F(McpE2E, AgentGrantsIsolateMcpServers) {
     McpServerConfig fx;
     fx.name = "fx";
     fx.command = CLAWTOOLS_FIXTURE_SERVER;
-    fx.args = {"--config", Config(), "--stdio"};
+    fx.args = {"--config", (dir_ / "child.json").string(), "--stdio"};
     ASSERT_TRUE(McpServerStore(**db).Put(fx).has_value());
     AgentGrant g{.server = "fx", .agent_id = "alice-agent"};
     g.tools.deny = {"test_error_handling"};

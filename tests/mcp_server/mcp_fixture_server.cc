@@ -90,6 +90,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   RegisterFixtures((*runtime)->registry());
+  // Managed mode: store servers are reached through grants only (AgentMcpResolver). Until the
+  // runtime loads only config-file servers globally, stop its manager here (test configs
+  // define no config-file servers), or every agent would see every store server.
+  (*runtime)->mcp().Shutdown();
 
   if (stdio) {
     std::signal(SIGPIPE, SIG_IGN);
