@@ -1,5 +1,6 @@
 // End to end: `clawtools mcp-stdio` and /mcp on the gateway (mcp_fixture_server), driven by
 // clawtools' own McpClient and by raw HTTP; per-agent isolation of store-granted MCP servers.
+#include <curl/curl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -101,6 +102,28 @@ Reply Http(const std::string& method, const std::string& url,
   return r;
 }
 
+// PerformHttp sends a body with POST only; PUT goes through libcurl here.
+Reply Put(const std::string& url, const std::string& token, const std::string& body) {
+  Reply r;
+  CURL* c = curl_easy_init();
+  curl_slist* h = curl_slist_append(nullptr, ("Authorization: Bearer " + token).c_str());
+  h = curl_slist_append(h, "Content-Type: application/json");
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, "PUT");
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+  curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.c_str());
+  curl_easy_setopt(c, CURLOPT_TIMEOUT, 20L);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &r.body);
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, +[](char* p, size_t, size_t n, void* out) {
+    static_cast<std::string*>(out)->append(p, n);
+    return n;
+  });
+  if (curl_easy_perform(c) == CURLE_OK) curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r.status);
+  curl_slist_free_all(h);
+  curl_easy_cleanup(c);
+  return r;
+}
+
 const std::string kInit =
     R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})";
 
@@ -129,6 +152,69 @@ TEST_F(McpE2E, StdioServesThePolicyFilteredPipeline) {
   EXPECT_EQ(text.find(kSecret), std::string::npos) << text;  // scrubbed
   EXPECT_FALSE(client->CallTool("no_such_tool", Json::object(), opts).has_value());
   client->Close();
+}
+
+// The official TypeScript SDK client against `clawtools mcp-stdio` (skipped without npm).
+TEST_F(McpE2E, SdkClientOverStdio) {
+  const std::string npm = std::string(CLAWTOOLS_SOURCE_DIR) + "/tests/mcp/npm/node_modules";
+  if (!fs::exists(npm + "/@modelcontextprotocol/sdk") || std::system("node --version >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "node or @modelcontextprotocol/sdk missing (scripts/install-npm.sh)";
+  }
+  std::string out = (dir_ / "sdk.out").string();
+  std::string cmd = "MCP_SDK_DIR=" + npm + "/@modelcontextprotocol/sdk node " + CLAWTOOLS_SOURCE_DIR +
+                    "/tests/mcp_server/sdk_stdio_client.mjs read_file '{\"path\":\"secret.txt\"}' " +
+                    CLAWTOOLS_BIN + " mcp-stdio --config " + Config() + " > " + out;
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::ifstream in(out);
+  Json j = Json::parse(in, nullptr, false);
+  ASSERT_TRUE(j.is_object());
+  EXPECT_TRUE(Has(j["tools"].get<std::vector<std::string>>(), "read_file"));
+  EXPECT_FALSE(Has(j["tools"].get<std::vector<std::string>>(), "write_file"));
+  std::string text = j["result"]["content"][0]["text"];
+  EXPECT_NE(text.find("the token is"), std::string::npos);
+  EXPECT_EQ(text.find(kSecret), std::string::npos);
+}
+
+TEST_F(McpE2E, AdminRoutes) {
+  std::string base = StartHttp();
+  base.resize(base.size() - 4);  // drop "/mcp"
+  const std::pair<std::string, std::string> auth{"Authorization", "Bearer tok"};
+  auto call = [&](const std::string& method, const std::string& path, const std::string& body = "") {
+    if (method == "PUT") return Put(base + path, "tok", body);
+    return Http(method, base + path, {auth, {"Content-Type", "application/json"}}, body);
+  };
+  EXPECT_EQ(Http("GET", base + "/v1/mcp/servers", {}).status, 401);
+  EXPECT_EQ(call("POST", "/v1/mcp/servers", R"({"name":"fs","command":"npx","env":{"K":"secret-v"}})").status, 201);
+  Reply got = call("GET", "/v1/mcp/servers/fs");
+  EXPECT_EQ(got.status, 200);
+  EXPECT_EQ(got.body.find("secret-v"), std::string::npos);  // env values withheld
+  EXPECT_EQ(call("GET", "/v1/mcp/servers/nope").status, 404);
+  EXPECT_EQ(call("POST", "/v1/mcp/servers", R"({"name":"bad"})").status, 400);
+  Reply put = call("PUT", "/v1/mcp/servers/fs/grants/agents/coder",
+                   R"({"tool_allow":["read"],"tool_deny":["write"],"config_overrides":{"env":{"A":"1"}}})");
+  EXPECT_EQ(put.status, 200) << put.body;
+  Reply grant = call("GET", "/v1/mcp/servers/fs/grants/agents/coder");
+  ASSERT_EQ(grant.status, 200);
+  EXPECT_EQ(Json::parse(grant.body)["tool_allow"], Json::array({"read"}));
+  EXPECT_EQ(call("PUT", "/v1/mcp/servers/fs/grants/users/alice", R"({"tool_deny":"x"})").status, 400);
+  EXPECT_EQ(call("PUT", "/v1/mcp/servers/fs/grants/users/alice", R"({})").status, 200);
+  EXPECT_EQ(Json::parse(call("GET", "/v1/mcp/servers/fs/grants").body)["users"].size(), 1u);
+  EXPECT_EQ(call("DELETE", "/v1/mcp/servers/fs/grants/users/alice").status, 200);
+  EXPECT_EQ(call("DELETE", "/v1/mcp/servers/fs/grants/users/alice").status, 404);
+  Reply req = call("POST", "/v1/mcp/requests", R"({"server":"fs","scope":"agent","agent":"ops","tools":["read"]})");
+  ASSERT_EQ(req.status, 201) << req.body;
+  std::string id = Json::parse(req.body)["id"];
+  EXPECT_EQ(Json::parse(call("GET", "/v1/mcp/requests").body).size(), 1u);
+  EXPECT_EQ(call("POST", "/v1/mcp/requests/" + id, R"({"decision":"maybe"})").status, 400);
+  Reply ok = call("POST", "/v1/mcp/requests/" + id, R"({"decision":"approve","reviewer":"root"})");
+  ASSERT_EQ(ok.status, 200);
+  EXPECT_EQ(Json::parse(ok.body)["status"], "approved");
+  EXPECT_EQ(call("GET", "/v1/mcp/servers/fs/grants/agents/ops").status, 200);
+  EXPECT_EQ(call("POST", "/v1/mcp/requests/" + id, R"({"decision":"reject"})").status, 409);
+  EXPECT_EQ(call("GET", "/v1/mcp/status").status, 200);
+  EXPECT_EQ(call("POST", "/v1/mcp/servers/fs/tools/t/approve-drift").status, 404);
+  EXPECT_EQ(call("DELETE", "/v1/mcp/servers/fs").status, 200);
+  EXPECT_EQ(call("GET", "/v1/mcp/servers/fs/grants/agents/coder").status, 404);  // cascaded
 }
 
 TEST_F(McpE2E, HttpSessionsHeadersAndAuth) {
