@@ -1,6 +1,8 @@
 #include "mcp/server_session.h"
 
 #include <charconv>
+#include <filesystem>
+#include <fstream>
 
 #include "mcp/jsonrpc.h"
 #include "mcp/protocol.h"
@@ -147,9 +149,55 @@ void McpServerSession::Cancel(const Json& params) {
   }
 }
 
-Json ResultToCallToolResult(const Result& result) {
-  return {{"content", Json::array({{{"type", "text"}, {"text", result.for_llm}}})},
-          {"isError", result.is_error}};
+namespace {
+
+std::string Base64(std::string_view in) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((in.size() + 2) / 3 * 4);
+  for (size_t i = 0; i < in.size(); i += 3) {
+    uint32_t n = static_cast<uint8_t>(in[i]) << 16;
+    if (i + 1 < in.size()) n |= static_cast<uint8_t>(in[i + 1]) << 8;
+    if (i + 2 < in.size()) n |= static_cast<uint8_t>(in[i + 2]);
+    out.push_back(kAlphabet[(n >> 18) & 63]);
+    out.push_back(kAlphabet[(n >> 12) & 63]);
+    out.push_back(i + 1 < in.size() ? kAlphabet[(n >> 6) & 63] : '=');
+    out.push_back(i + 2 < in.size() ? kAlphabet[n & 63] : '=');
+  }
+  return out;
+}
+
+Json MediaContent(const MediaFile& m, size_t max_bytes) {
+  std::error_code ec;
+  auto size = std::filesystem::file_size(m.path, ec);
+  if (ec || size > max_bytes) {
+    return {{"type", "text"},
+            {"text", "[media " + m.mime_type + " not attached: " +
+                         (ec ? "unreadable" : "larger than " + std::to_string(max_bytes) + " bytes") +
+                         "]"}};
+  }
+  std::ifstream in(m.path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string mime = m.mime_type.empty() ? "application/octet-stream" : m.mime_type;
+  if (mime.starts_with("image/") || mime.starts_with("audio/")) {
+    return {{"type", mime.starts_with("image/") ? "image" : "audio"},
+            {"data", Base64(bytes)},
+            {"mimeType", mime}};
+  }
+  return {{"type", "resource"},
+          {"resource", {{"uri", "file://" + m.path}, {"mimeType", mime}, {"blob", Base64(bytes)}}}};
+}
+
+}  // namespace
+
+Json ResultToCallToolResult(const Result& result, size_t max_media_bytes) {
+  Json content = Json::array();
+  if (!result.for_llm.empty() || result.media.empty()) {
+    content.push_back({{"type", "text"}, {"text", result.for_llm}});
+  }
+  for (const auto& m : result.media) content.push_back(MediaContent(m, max_media_bytes));
+  return {{"content", std::move(content)}, {"isError", result.is_error}};
 }
 
 }  // namespace clawtools::mcp

@@ -76,7 +76,10 @@ class McpServerSession {
   std::map<std::string, std::stop_source> in_flight_;  // request id (dumped) -> its stop source
 };
 
-// A Result as an MCP CallToolResult: one text item (for_llm) and isError.
-Json ResultToCallToolResult(const Result& result);
+// A Result as an MCP CallToolResult: a text item (for_llm), then one item per media file
+// (image/* -> image, audio/* -> audio, anything else -> an embedded resource with a blob),
+// and isError. A media file that cannot be read or exceeds `max_media_bytes` becomes a text
+// item saying so, never a failed call.
+Json ResultToCallToolResult(const Result& result, size_t max_media_bytes = 16 << 20);
 
 }  // namespace clawtools::mcp

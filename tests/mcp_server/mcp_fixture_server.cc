@@ -13,6 +13,7 @@
 
 #include <csignal>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 
 #include "gateway/gateway.h"
@@ -38,11 +39,50 @@ class FixtureTool final : public SimpleTool {
   std::function<Result(const Json&)> run_;
 };
 
-void RegisterFixtures(Registry& reg) {
+// Writes a fixture media file into the workspace; returns its path.
+std::string WriteMedia(const std::string& dir, const std::string& name, std::string_view bytes) {
+  std::string path = dir + "/" + name;
+  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  return path;
+}
+
+void RegisterFixtures(Registry& reg, const std::string& workspace) {
+  // A 1x1 PNG and a 44-byte WAV header: enough for the suite's content-type checks.
+  static constexpr unsigned char kPng[] = {
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44,
+      0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f,
+      0x15, 0xc4, 0x89, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x00,
+      0x01, 0x00, 0x00, 0x05, 0x00, 0x01, 0x0d, 0x0a, 0x2d, 0xb4, 0x00, 0x00, 0x00, 0x00, 0x49,
+      0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+  const std::string png =
+      WriteMedia(workspace, ".fixture.png", {reinterpret_cast<const char*>(kPng), sizeof kPng});
+  const std::string wav = WriteMedia(
+      workspace, ".fixture.wav",
+      std::string_view("RIFF$\0\0\0WAVEfmt \x10\0\0\0\x01\0\x01\0\x40\x1f\0\0\x80\x3e\0\0\x02\0\x10\0data\0\0\0\0", 44));
+  const std::string txt = WriteMedia(workspace, ".fixture.txt", "fixture resource text");
+  auto media = [](std::string text, std::vector<MediaFile> files) {
+    Result r = Result::Text(std::move(text));
+    r.media = std::move(files);
+    return r;
+  };
   Json empty = {{"type", "object"}, {"properties", Json::object()}};
   (void)reg.Register(std::make_shared<FixtureTool>(
       "test_simple_text", "Returns a fixed text (conformance fixture)", empty,
       [](const Json&) { return Result::Text("This is a simple text response for testing."); }));
+  (void)reg.Register(std::make_shared<FixtureTool>(
+      "test_image_content", "Returns an image (conformance fixture)", empty,
+      [=](const Json&) { return media("", {{png, "image/png"}}); }));
+  (void)reg.Register(std::make_shared<FixtureTool>(
+      "test_audio_content", "Returns audio (conformance fixture)", empty,
+      [=](const Json&) { return media("", {{wav, "audio/wav"}}); }));
+  (void)reg.Register(std::make_shared<FixtureTool>(
+      "test_embedded_resource", "Returns an embedded resource (conformance fixture)", empty,
+      [=](const Json&) { return media("", {{txt, "text/plain"}}); }));
+  (void)reg.Register(std::make_shared<FixtureTool>(
+      "test_multiple_content_types", "Returns text, an image and a resource (conformance fixture)",
+      empty, [=](const Json&) {
+        return media("Multiple content types test:", {{png, "image/png"}, {txt, "text/plain"}});
+      }));
   (void)reg.Register(std::make_shared<FixtureTool>(
       "test_error_handling", "Always fails (conformance fixture)", empty, [](const Json&) {
         return Result::Fail("This tool intentionally returns an error for testing");
@@ -89,7 +129,7 @@ int main(int argc, char** argv) {
     std::cerr << "mcp_fixture_server: " << runtime.error().log_message() << "\n";
     return 1;
   }
-  RegisterFixtures((*runtime)->registry());
+  RegisterFixtures((*runtime)->registry(), (*runtime)->workspace());
   // Managed mode: store servers are reached through grants only (AgentMcpResolver). Until the
   // runtime loads only config-file servers globally, stop its manager here (test configs
   // define no config-file servers), or every agent would see every store server.

@@ -116,6 +116,27 @@ TEST(McpServerSession, CancelledNotificationStopsTheCall) {
   EXPECT_EQ(answer["result"]["isError"], true);
 }
 
+TEST(ResultToCallToolResult, MapsMediaByMimeType) {
+  char tmpl[] = "/tmp/clawtools-media-XXXXXX";
+  int fd = mkstemp(tmpl);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::write(fd, "abcd", 4), 4);
+  ::close(fd);
+  Result r = Result::Text("see attachments");
+  r.media = {{tmpl, "image/png"}, {tmpl, "audio/wav"}, {tmpl, "text/plain"}, {"/nonexistent", "image/png"}};
+  Json j = ResultToCallToolResult(r);
+  ::unlink(tmpl);
+  ASSERT_EQ(j["content"].size(), 5u);
+  EXPECT_EQ(j["content"][0]["text"], "see attachments");
+  EXPECT_EQ(j["content"][1]["type"], "image");
+  EXPECT_EQ(j["content"][1]["data"], "YWJjZA==");
+  EXPECT_EQ(j["content"][2]["type"], "audio");
+  EXPECT_EQ(j["content"][3]["type"], "resource");
+  EXPECT_EQ(j["content"][3]["resource"]["blob"], "YWJjZA==");
+  EXPECT_EQ(j["content"][4]["type"], "text");  // unreadable: described, not failed
+  EXPECT_EQ(ResultToCallToolResult(r, 2)["content"][1]["type"], "text");  // too large
+}
+
 TEST(ServeStdio, OurClientRoundTrips) {
   int sv[2];
   ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
