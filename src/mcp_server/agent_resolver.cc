@@ -10,8 +10,9 @@ namespace clawtools::mcp {
 using Clock = std::chrono::steady_clock;
 
 struct AgentMcpResolver::Entry {
-  std::string signature;  // what the grants said when built; a change rebuilds
+  std::string signature;  // the grants and base registry when built; a change rebuilds
   Clock::time_point checked, last_used;
+  std::shared_ptr<const Registry> base;
   std::shared_ptr<Registry> registry;  // null: the pair uses the base registry
   ToolGroups groups;
   std::unique_ptr<McpManager> manager;  // declared last: stops before the registry goes
@@ -23,8 +24,8 @@ struct AgentMcpResolver::Entry {
 
 namespace {
 
-std::string Signature(const std::vector<AccessibleServer>& servers) {
-  Json sig = Json::array();
+std::string Signature(const std::vector<AccessibleServer>& servers, const Registry& base) {
+  Json sig = Json::array({reinterpret_cast<uintptr_t>(&base), base.generation()});
   for (const auto& s : servers) {
     Json env = s.config.env, headers = s.config.headers;
     sig.push_back({s.config.name, s.config.command, s.config.args, s.config.url, env, headers,
@@ -36,22 +37,19 @@ std::string Signature(const std::vector<AccessibleServer>& servers) {
 
 }  // namespace
 
-AgentMcpResolver::AgentMcpResolver(const Registry& base, store::Store& store,
-                                   AgentResolverOptions options)
-    : base_(base),
-      base_alias_(std::shared_ptr<const Registry>(), &base),
-      store_(store),
-      options_(std::move(options)) {}
+AgentMcpResolver::AgentMcpResolver(store::Store& store, AgentResolverOptions options)
+    : store_(store), options_(std::move(options)) {}
 
 AgentMcpResolver::~AgentMcpResolver() = default;
 
 std::shared_ptr<AgentMcpResolver::Entry> AgentMcpResolver::Build(
     const std::string& agent, const std::string& user, std::string signature,
-    std::vector<AccessibleServer> servers) {
+    std::vector<AccessibleServer> servers, const std::shared_ptr<const Registry>& base) {
   auto e = std::make_shared<Entry>();
   e->signature = std::move(signature);
+  e->base = base;
   if (servers.empty()) return e;
-  e->registry = std::shared_ptr<Registry>(base_.Clone().release());
+  e->registry = std::shared_ptr<Registry>(base->Clone().release());
   McpManagerOptions mopts = options_.manager;
   auto inner = mopts.transport_factory;
   std::map<std::string, AccessibleServer> by_name;
@@ -78,8 +76,11 @@ std::shared_ptr<AgentMcpResolver::Entry> AgentMcpResolver::Build(
   return e;
 }
 
-std::shared_ptr<const Registry> AgentMcpResolver::RegistryFor(const std::string& agent,
-                                                              const std::string& user) {
+std::shared_ptr<const Registry> AgentMcpResolver::RegistryFor(
+    const std::string& agent, const std::string& user, std::shared_ptr<const Registry> base) {
+  auto pick = [&](const std::shared_ptr<Entry>& e) {
+    return e->registry ? std::shared_ptr<const Registry>(e->registry) : base;
+  };
   auto now = Clock::now();
   auto key = std::make_pair(agent, user);
   // Dropped entries stop their servers: destroyed after the lock is released.
@@ -95,9 +96,10 @@ std::shared_ptr<const Registry> AgentMcpResolver::RegistryFor(const std::string&
         ++it;
       }
     }
-    if (auto it = entries_.find(key); it != entries_.end() && now - it->second->checked < options_.recheck) {
+    if (auto it = entries_.find(key); it != entries_.end() && it->second->base == base &&
+                                      now - it->second->checked < options_.recheck) {
       it->second->last_used = now;
-      return it->second->registry ? std::shared_ptr<const Registry>(it->second->registry) : base_alias_;
+      return pick(it->second);
     }
   }
   auto servers = McpAccessStore(store_).LoadForAgent(agent, user);
@@ -106,17 +108,17 @@ std::shared_ptr<const Registry> AgentMcpResolver::RegistryFor(const std::string&
       options_.manager.log->Event(LogLevel::kWarn, "mcp grants unavailable",
                                   {{"error", servers.error().log_message()}});
     }
-    return base_alias_;
+    return base;
   }
-  std::string sig = Signature(*servers);
+  std::string sig = Signature(*servers, *base);
   {
     std::lock_guard lock(mu_);
     if (auto it = entries_.find(key); it != entries_.end() && it->second->signature == sig) {
       it->second->checked = it->second->last_used = now;
-      return it->second->registry ? std::shared_ptr<const Registry>(it->second->registry) : base_alias_;
+      return pick(it->second);
     }
   }
-  auto fresh = Build(agent, user, std::move(sig), std::move(*servers));
+  auto fresh = Build(agent, user, std::move(sig), std::move(*servers), base);
   fresh->checked = fresh->last_used = now;
   std::shared_ptr<Entry> lru_victim;
   std::lock_guard lock(mu_);
@@ -129,7 +131,7 @@ std::shared_ptr<const Registry> AgentMcpResolver::RegistryFor(const std::string&
       entries_.erase(lru);
     }
   }
-  return fresh->registry ? std::shared_ptr<const Registry>(fresh->registry) : base_alias_;
+  return pick(fresh);
 }
 
 void AgentMcpResolver::Invalidate() {

@@ -3,11 +3,12 @@
 // tool list or calls.
 //
 // For a pair with accessible servers (McpAccessStore::LoadForAgent) it builds, once, a clone of
-// the base registry (same tools, same filter chain: policy, rate limit, scrubbing) plus an
+// the pair's base registry (the runtime's, or the agent's with its custom tools: same tools,
+// same filter chain: policy, rate limit, scrubbing) plus an
 // McpManager of its own that connects only those servers, with the agent's config_overrides,
 // through a FilteredTransport applying both grants' tool filters. A pair with no accessible
 // server gets the base registry itself (no clone, no cost). Entries are rebuilt when the
-// pair's grants change (checked at most every `recheck` per pair; servers connect outside the
+// pair's grants or its base registry change (grants checked at most every `recheck` per pair; servers connect outside the
 // resolver's lock, so one slow server does not stall other pairs) and dropped after `idle`
 // without use or when more than `max_entries` are cached (least recently used first), which
 // stops their servers.
@@ -40,23 +41,24 @@ struct AgentResolverOptions {
 
 class AgentMcpResolver {
  public:
-  // `base` and `store` must outlive the resolver.
-  AgentMcpResolver(const Registry& base, store::Store& store, AgentResolverOptions options = {});
+  // `store` must outlive the resolver.
+  explicit AgentMcpResolver(store::Store& store, AgentResolverOptions options = {});
   ~AgentMcpResolver();
 
-  // The registry for the pair; the base registry on a store error (logged), so a store outage
+  // The registry for the pair on top of `base` (what the pair would use without MCP grants);
+  // `base` itself when no server is granted, and on a store error (logged), so a store outage
   // degrades to "no managed MCP servers" rather than failing every call.
-  std::shared_ptr<const Registry> RegistryFor(const std::string& agent, const std::string& user);
+  std::shared_ptr<const Registry> RegistryFor(const std::string& agent, const std::string& user,
+                                              std::shared_ptr<const Registry> base);
   // Drops every entry (after grant or server changes made in this process).
   void Invalidate();
 
  private:
   struct Entry;
   std::shared_ptr<Entry> Build(const std::string& agent, const std::string& user,
-                               std::string signature, std::vector<AccessibleServer> servers);
+                               std::string signature, std::vector<AccessibleServer> servers,
+                               const std::shared_ptr<const Registry>& base);
 
-  const Registry& base_;
-  std::shared_ptr<const Registry> base_alias_;  // non-owning
   store::Store& store_;
   AgentResolverOptions options_;
   std::mutex mu_;

@@ -4,9 +4,11 @@
 
 namespace clawtools::mcp {
 
+// The agent's registry (its custom tools included), plus its granted MCP servers when managed.
 std::shared_ptr<const Registry> RuntimeToolBackend::Resolve() const {
-  if (resolver_) return resolver_->RegistryFor(caller_.agent_id, caller_.user_id);
-  return std::shared_ptr<const Registry>(std::shared_ptr<const Registry>(), &runtime_.registry());
+  auto base = runtime_.RegistryFor(caller_.agent_id);
+  if (!resolver_ || caller_.agent_id.empty()) return base;
+  return resolver_->RegistryFor(caller_.agent_id, caller_.user_id, std::move(base));
 }
 
 Json RuntimeToolBackend::ListTools() const {
@@ -41,7 +43,7 @@ Expected<Result> RuntimeToolBackend::CallTool(const std::string& name, const Jso
   req.session_key = caller_.session_key;
   req.channel = caller_.channel;
   req.cancel = std::move(stop);
-  // Runtime::Call is the base registry's Execute; a resolved clone shares its filter chain.
+  // What Runtime::Call does, on the resolved registry (a clone shares the filter chain).
   return reg->Execute(req).result;
 }
 

@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
 
   if (stdio) {
     std::signal(SIGPIPE, SIG_IGN);
-    mcp::AgentMcpResolver resolver((*runtime)->registry(), (*runtime)->store());
+    mcp::AgentMcpResolver resolver((*runtime)->store());
     mcp::McpServerSession session(
         std::make_shared<mcp::RuntimeToolBackend>(**runtime, mcp::McpCaller{agent, user}, &resolver),
         {.server_name = "clawtools-fixture"});
@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
   opts.worker_threads = 4;
   Gateway gateway(**runtime, opts);
   // Managed mode as the runtime should wire it: store grants resolve per (agent, user).
-  mcp::AgentMcpResolver resolver((*runtime)->registry(), (*runtime)->store());
+  mcp::AgentMcpResolver resolver((*runtime)->store());
   AddMcpRoutes(gateway.router(), **runtime, {.resolver = &resolver});
   AddAdminMcpRoutes(gateway.router(), **runtime);
   if (auto st = gateway.Start(); !st) {
