@@ -52,8 +52,14 @@ int main(int argc, char** argv) {
   }
   double total = std::chrono::duration<double>(Clock::now() - t0).count();
   std::ranges::sort(lat);
-  auto pct = [&](double p) { return lat[std::min(lat.size() - 1, static_cast<size_t>(p * lat.size()))]; };
-  std::cout << Json{{"calls", n}, {"calls_per_s", n / total}, {"p50_us", pct(0.5)}, {"p99_us", pct(0.99)}}.dump()
+  auto pct = [&](double p) {
+    return lat[std::min(lat.size() - 1, static_cast<size_t>(p * lat.size()))];
+  };
+  std::cout << Json{{"calls", n},
+                    {"calls_per_s", n / total},
+                    {"p50_us", pct(0.5)},
+                    {"p99_us", pct(0.99)}}
+                   .dump()
             << "\n";
   (*client)->Close();
   return 0;

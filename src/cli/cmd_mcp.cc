@@ -60,7 +60,8 @@ Json ServerJson(const mcp::McpServerConfig& s) {
           {"command", s.command},
           {"args", s.args},
           {"url", s.url},
-          {"env_keys", [&] {
+          {"env_keys",
+           [&] {
              Json keys = Json::array();  // values may be secrets: names only
              for (const auto& [k, _] : s.env) keys.push_back(k);
              return keys;
@@ -95,10 +96,11 @@ int Servers(const McpFlags& f, store::Store& db) {
   }
   mcp::McpServerConfig c;
   c.name = f.name;
-  std::string transport = f.transport.empty() ? (f.url.empty() ? "stdio" : "streamable-http")
-                                              : f.transport;
+  std::string transport =
+      f.transport.empty() ? (f.url.empty() ? "stdio" : "streamable-http") : f.transport;
   auto kind = mcp::ParseTransportKind(transport);
-  if (!kind) return Report(MakeError(ErrorCode::kInvalidArgument, "unknown transport " + transport));
+  if (!kind)
+    return Report(MakeError(ErrorCode::kInvalidArgument, "unknown transport " + transport));
   c.transport = *kind;
   if (c.transport == mcp::TransportKind::kStdio ? f.command.empty() : f.url.empty()) {
     return Report(MakeError(ErrorCode::kInvalidArgument,

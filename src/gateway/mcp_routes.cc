@@ -108,8 +108,7 @@ class McpEndpoint {
       // Batching was removed in 2025-06-18.
       if (message.is_array() && mcp::HasMcpProtocolVersionHeader(session->protocol_version())) {
         return RpcError(400, mcp::rpc_code::kInvalidRequest,
-                        "JSON-RPC batches are not part of protocol " +
-                            session->protocol_version());
+                        "JSON-RPC batches are not part of protocol " + session->protocol_version());
       }
     }
 
@@ -176,11 +175,12 @@ class McpEndpoint {
   void Add(const std::string& id, std::shared_ptr<mcp::McpServerSession> session) {
     std::lock_guard lock(mu_);
     auto now = Clock::now();
-    std::erase_if(sessions_,
-                  [&](const auto& kv) { return now - kv.second.last_used > options_.idle_timeout; });
+    std::erase_if(sessions_, [&](const auto& kv) {
+      return now - kv.second.last_used > options_.idle_timeout;
+    });
     if (sessions_.size() >= options_.max_sessions && !sessions_.empty()) {
-      auto lru = std::ranges::min_element(
-          sessions_, {}, [](const auto& kv) { return kv.second.last_used; });
+      auto lru = std::ranges::min_element(sessions_, {},
+                                          [](const auto& kv) { return kv.second.last_used; });
       sessions_.erase(lru);
     }
     sessions_[id] = Entry{std::move(session), now};
@@ -198,9 +198,8 @@ bool McpHostAllowed(std::string_view host_header, const McpRoutesOptions& option
   if (host_header.empty()) return false;  // HTTP/1.1 requires Host
   std::string host = HostPart(host_header);
   if (IsLoopbackHost(host)) return true;
-  return std::ranges::any_of(options.allowed_hosts, [&](const std::string& h) {
-    return h == "*" || Lower(h) == host;
-  });
+  return std::ranges::any_of(options.allowed_hosts,
+                             [&](const std::string& h) { return h == "*" || Lower(h) == host; });
 }
 
 bool McpOriginAllowed(std::string_view origin, const McpRoutesOptions& options) {
@@ -210,7 +209,8 @@ bool McpOriginAllowed(std::string_view origin, const McpRoutesOptions& options) 
   }
   std::string o = Lower(origin);
   for (std::string_view scheme : {"http://", "https://"}) {
-    if (o.starts_with(scheme)) return IsLoopbackHost(HostPart(std::string_view(o).substr(scheme.size())));
+    if (o.starts_with(scheme))
+      return IsLoopbackHost(HostPart(std::string_view(o).substr(scheme.size())));
   }
   return false;
 }

@@ -59,13 +59,14 @@ Status UpsertAgentGrant(Executor& ex, const std::string& server_id, const AgentG
 }
 
 Status UpsertUserGrant(Executor& ex, const std::string& server_id, const UserGrant& g) {
-  return Done(ex.Exec(
-      "INSERT INTO mcp_user_grants (server_id, user_id, tool_allow, tool_deny, enabled, "
-      "granted_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) "
-      "ON CONFLICT (server_id, user_id) DO UPDATE SET tool_allow = excluded.tool_allow, "
-      "tool_deny = excluded.tool_deny, enabled = excluded.enabled, granted_by = excluded.granted_by",
-      {server_id, g.user_id, ListValue(g.tools.allow), Json(g.tools.deny).dump(),
-       int64_t{g.enabled ? 1 : 0}, g.granted_by, store::UnixMillisNow()}));
+  return Done(
+      ex.Exec("INSERT INTO mcp_user_grants (server_id, user_id, tool_allow, tool_deny, enabled, "
+              "granted_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+              "ON CONFLICT (server_id, user_id) DO UPDATE SET tool_allow = excluded.tool_allow, "
+              "tool_deny = excluded.tool_deny, enabled = excluded.enabled, granted_by = "
+              "excluded.granted_by",
+              {server_id, g.user_id, ListValue(g.tools.allow), Json(g.tools.deny).dump(),
+               int64_t{g.enabled ? 1 : 0}, g.granted_by, store::UnixMillisNow()}));
 }
 
 constexpr const char* kAgentGrantSelect =
@@ -78,8 +79,7 @@ constexpr const char* kUserGrantSelect =
 AgentGrant AgentGrantFrom(const Row& r) {
   Json overrides = r.IsNull(4) ? Json() : Json::parse(r.Text(4), nullptr, false);
   if (overrides.is_discarded()) overrides = nullptr;
-  return AgentGrant{r.Text(0), r.Text(1), FilterFrom(r, 2, 3), overrides, r.Int(5) != 0,
-                    r.Text(6)};
+  return AgentGrant{r.Text(0), r.Text(1), FilterFrom(r, 2, 3), overrides, r.Int(5) != 0, r.Text(6)};
 }
 
 UserGrant UserGrantFrom(const Row& r) {
@@ -142,14 +142,18 @@ Json ToolFilter::ToJson() const {
 
 Json AgentGrant::ToJson() const {
   Json j = tools.ToJson();
-  j.update({{"server", server}, {"agent", agent_id}, {"config_overrides", config_overrides},
-            {"enabled", enabled}, {"granted_by", granted_by}});
+  j.update({{"server", server},
+            {"agent", agent_id},
+            {"config_overrides", config_overrides},
+            {"enabled", enabled},
+            {"granted_by", granted_by}});
   return j;
 }
 
 Json UserGrant::ToJson() const {
   Json j = tools.ToJson();
-  j.update({{"server", server}, {"user", user_id}, {"enabled", enabled}, {"granted_by", granted_by}});
+  j.update(
+      {{"server", server}, {"user", user_id}, {"enabled", enabled}, {"granted_by", granted_by}});
   return j;
 }
 
@@ -209,7 +213,8 @@ Expected<AgentGrant> McpAccessStore::GetAgentGrant(const std::string& server,
   auto rows = store_.Query(std::string(kAgentGrantSelect) + "WHERE s.name = $1 AND g.agent_id = $2",
                            {server, agent});
   if (!rows) return std::unexpected(rows.error());
-  if (rows->empty()) return Fail(ErrorCode::kNotFound, "no grant of " + server + " to agent " + agent);
+  if (rows->empty())
+    return Fail(ErrorCode::kNotFound, "no grant of " + server + " to agent " + agent);
   return AgentGrantFrom(rows->front());
 }
 
@@ -235,15 +240,16 @@ Expected<UserGrant> McpAccessStore::GetUserGrant(const std::string& server,
   auto rows = store_.Query(std::string(kUserGrantSelect) + "WHERE s.name = $1 AND g.user_id = $2",
                            {server, user});
   if (!rows) return std::unexpected(rows.error());
-  if (rows->empty()) return Fail(ErrorCode::kNotFound, "no grant of " + server + " to user " + user);
+  if (rows->empty())
+    return Fail(ErrorCode::kNotFound, "no grant of " + server + " to user " + user);
   return UserGrantFrom(rows->front());
 }
 
 Status McpAccessStore::RemoveUserGrant(const std::string& server, const std::string& user) {
   auto id = ServerId(store_, server);
   if (!id) return std::unexpected(id.error());
-  auto n = store_.Exec("DELETE FROM mcp_user_grants WHERE server_id = $1 AND user_id = $2",
-                       {*id, user});
+  auto n =
+      store_.Exec("DELETE FROM mcp_user_grants WHERE server_id = $1 AND user_id = $2", {*id, user});
   if (!n) return std::unexpected(n.error());
   if (*n == 0) return Fail(ErrorCode::kNotFound, "no grant of " + server + " to user " + user);
   return {};
@@ -275,9 +281,9 @@ Expected<std::vector<UserGrant>> McpAccessStore::ListUserGrants(const std::strin
 
 Expected<AccessRequest> McpAccessStore::CreateRequest(AccessRequest req) {
   if (req.scope == RequestScope::kAgent ? req.agent_id.empty() : req.user_id.empty()) {
-    return Fail(ErrorCode::kInvalidArgument,
-                req.scope == RequestScope::kAgent ? "an agent-scope request needs an agent"
-                                                  : "a user-scope request needs a user");
+    return Fail(ErrorCode::kInvalidArgument, req.scope == RequestScope::kAgent
+                                                 ? "an agent-scope request needs an agent"
+                                                 : "a user-scope request needs a user");
   }
   auto server_id = ServerId(store_, req.server);
   if (!server_id) return std::unexpected(server_id.error());
@@ -303,11 +309,11 @@ Expected<AccessRequest> McpAccessStore::GetRequest(const std::string& id) {
 
 Expected<std::vector<AccessRequest>> McpAccessStore::ListRequests(
     std::optional<RequestStatus> status) {
-  auto rows = status ? store_.Query(std::string(kRequestSelect) +
-                                        "WHERE r.status = $1 ORDER BY r.created_at DESC, r.id",
-                                    {std::string(RequestStatusName(*status))})
-                     : store_.Query(std::string(kRequestSelect) +
-                                    "ORDER BY r.created_at DESC, r.id");
+  auto rows = status
+                  ? store_.Query(std::string(kRequestSelect) +
+                                     "WHERE r.status = $1 ORDER BY r.created_at DESC, r.id",
+                                 {std::string(RequestStatusName(*status))})
+                  : store_.Query(std::string(kRequestSelect) + "ORDER BY r.created_at DESC, r.id");
   if (!rows) return std::unexpected(rows.error());
   std::vector<AccessRequest> out;
   for (const Row& r : *rows) out.push_back(RequestFrom(r));
@@ -336,18 +342,24 @@ Expected<AccessRequest> McpAccessStore::ReviewRequest(const std::string& id, boo
         "reviewed_at = $4 WHERE id = $5 AND status = 'pending'",
         {std::string(RequestStatusName(req.status)), reviewer, note, req.reviewed_at, id});
     if (!n) return std::unexpected(n.error());
-    if (*n != 1) return Fail(ErrorCode::kAlreadyExists, "access request " + id + " was reviewed concurrently");
+    if (*n != 1)
+      return Fail(ErrorCode::kAlreadyExists, "access request " + id + " was reviewed concurrently");
     if (approve) {
       auto server_id = ServerId(tx, req.server);
       if (!server_id) return std::unexpected(server_id.error());
       Status granted =
           req.scope == RequestScope::kAgent
               ? UpsertAgentGrant(tx, *server_id,
-                                 AgentGrant{req.server, req.agent_id, {req.tools, {}}, nullptr,
-                                            true, "request:" + reviewer})
-              : UpsertUserGrant(tx, *server_id,
-                                UserGrant{req.server, req.user_id, {req.tools, {}}, true,
-                                          "request:" + reviewer});
+                                 AgentGrant{req.server,
+                                            req.agent_id,
+                                            {req.tools, {}},
+                                            nullptr,
+                                            true,
+                                            "request:" + reviewer})
+              : UpsertUserGrant(
+                    tx, *server_id,
+                    UserGrant{
+                        req.server, req.user_id, {req.tools, {}}, true, "request:" + reviewer});
       if (!granted) return std::unexpected(granted.error());
     }
     return req;
@@ -358,8 +370,8 @@ Expected<std::vector<AccessibleServer>> McpAccessStore::LoadForAgent(const std::
                                                                      const std::string& user) {
   auto servers = McpServerStore(store_).List();
   if (!servers) return std::unexpected(servers.error());
-  auto agent_grants = store_.Query(std::string(kAgentGrantSelect) + "WHERE g.agent_id = $1",
-                                   {agent});
+  auto agent_grants =
+      store_.Query(std::string(kAgentGrantSelect) + "WHERE g.agent_id = $1", {agent});
   if (!agent_grants) return std::unexpected(agent_grants.error());
   auto user_grants = store_.Query(std::string(kUserGrantSelect));
   if (!user_grants) return std::unexpected(user_grants.error());
@@ -382,8 +394,9 @@ Expected<std::vector<AccessibleServer>> McpAccessStore::LoadForAgent(const std::
     if (grant == by_server.end()) continue;
     std::optional<ToolFilter> user_filter;
     if (auto u = users_of.find(s.name); u != users_of.end()) {
-      auto mine = std::ranges::find_if(
-          u->second, [&](const UserGrant& g) { return g.enabled && !user.empty() && g.user_id == user; });
+      auto mine = std::ranges::find_if(u->second, [&](const UserGrant& g) {
+        return g.enabled && !user.empty() && g.user_id == user;
+      });
       if (mine == u->second.end()) continue;
       user_filter = mine->tools;
     }

@@ -67,8 +67,8 @@ struct AccessRequest {
   std::string id;  // assigned by CreateRequest
   std::string server;
   RequestScope scope = RequestScope::kAgent;
-  std::string agent_id;  // scope agent
-  std::string user_id;   // scope user
+  std::string agent_id;                           // scope agent
+  std::string user_id;                            // scope user
   std::optional<std::vector<std::string>> tools;  // becomes the grant's tool_allow
   std::string reason;
   std::string requested_by;

@@ -16,7 +16,8 @@ Status FilteredTransport::Start(MessageHandler on_message, CloseHandler on_close
               result["tools"].is_array()) {
             Json kept = Json::array();
             for (auto& t : result["tools"]) {
-              if (t.is_object() && t.value("name", "") != "" && allows_(t["name"].get<std::string>())) {
+              if (t.is_object() && t.value("name", "") != "" &&
+                  allows_(t["name"].get<std::string>())) {
                 kept.push_back(std::move(t));
               }
             }

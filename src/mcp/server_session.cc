@@ -85,10 +85,10 @@ Json McpServerSession::Initialize(const Json& params) {
   // The answer to initialize is what makes the session usable; notifications/initialized is
   // informational for a tools-only server, and HTTP clients may send it on another connection.
   initialized_ = true;
-  Json result = {{"protocolVersion", version},
-                 {"capabilities", {{"tools", {{"listChanged", false}}}}},
-                 {"serverInfo",
-                  {{"name", options_.server_name}, {"version", options_.server_version}}}};
+  Json result = {
+      {"protocolVersion", version},
+      {"capabilities", {{"tools", {{"listChanged", false}}}}},
+      {"serverInfo", {{"name", options_.server_name}, {"version", options_.server_version}}}};
   if (!options_.instructions.empty()) result["instructions"] = options_.instructions;
   return result;
 }
@@ -172,10 +172,11 @@ Json MediaContent(const MediaFile& m, size_t max_bytes) {
   std::error_code ec;
   auto size = std::filesystem::file_size(m.path, ec);
   if (ec || size > max_bytes) {
-    return {{"type", "text"},
-            {"text", "[media " + m.mime_type + " not attached: " +
-                         (ec ? "unreadable" : "larger than " + std::to_string(max_bytes) + " bytes") +
-                         "]"}};
+    return {
+        {"type", "text"},
+        {"text", "[media " + m.mime_type + " not attached: " +
+                     (ec ? "unreadable" : "larger than " + std::to_string(max_bytes) + " bytes") +
+                     "]"}};
   }
   std::ifstream in(m.path, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -16,11 +16,10 @@
 namespace clawtools::mcp {
 
 struct StdioServeOptions {
-  size_t workers = 4;                           // concurrent tools/call
-  size_t max_line_bytes = 64 * 1024 * 1024;     // a longer line ends the session (runaway peer)
+  size_t workers = 4;                        // concurrent tools/call
+  size_t max_line_bytes = 64 * 1024 * 1024;  // a longer line ends the session (runaway peer)
 };
 
-Status ServeStdio(McpServerSession& session, int in_fd, int out_fd,
-                  StdioServeOptions options = {});
+Status ServeStdio(McpServerSession& session, int in_fd, int out_fd, StdioServeOptions options = {});
 
 }  // namespace clawtools::mcp

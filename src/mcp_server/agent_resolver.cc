@@ -58,9 +58,8 @@ std::shared_ptr<AgentMcpResolver::Entry> AgentMcpResolver::Build(
     configs.push_back(s.config);
     by_name.emplace(s.config.name, std::move(s));
   }
-  mopts.transport_factory =
-      [inner, by_name, log = mopts.log,
-       timeout = mopts.connect_timeout](const McpServerConfig& c) -> Expected<std::unique_ptr<Transport>> {
+  mopts.transport_factory = [inner, by_name, log = mopts.log, timeout = mopts.connect_timeout](
+                                const McpServerConfig& c) -> Expected<std::unique_ptr<Transport>> {
     auto t = inner ? inner(c) : MakeTransport(c, log, timeout);
     if (!t) return t;
     const AccessibleServer& grant = by_name.at(c.name);
@@ -125,7 +124,8 @@ std::shared_ptr<const Registry> AgentMcpResolver::RegistryFor(
   auto& slot = entries_[key];
   stale = std::exchange(slot, fresh);
   if (entries_.size() > options_.max_entries) {
-    auto lru = std::ranges::min_element(entries_, {}, [](const auto& kv) { return kv.second->last_used; });
+    auto lru =
+        std::ranges::min_element(entries_, {}, [](const auto& kv) { return kv.second->last_used; });
     if (lru->first != key) {
       lru_victim = std::move(lru->second);
       entries_.erase(lru);

@@ -8,10 +8,10 @@
 // McpManager of its own that connects only those servers, with the agent's config_overrides,
 // through a FilteredTransport applying both grants' tool filters. A pair with no accessible
 // server gets the base registry itself (no clone, no cost). Entries are rebuilt when the
-// pair's grants or its base registry change (grants checked at most every `recheck` per pair; servers connect outside the
-// resolver's lock, so one slow server does not stall other pairs) and dropped after `idle`
-// without use or when more than `max_entries` are cached (least recently used first), which
-// stops their servers.
+// pair's grants or its base registry change (grants checked at most every `recheck` per pair;
+// servers connect outside the resolver's lock, so one slow server does not stall other pairs) and
+// dropped after `idle` without use or when more than `max_entries` are cached (least recently used
+// first), which stops their servers.
 //
 // The base registry must not hold store servers itself (the runtime loads only config-file
 // servers globally in managed mode), or every agent would see them. The per-pair managers

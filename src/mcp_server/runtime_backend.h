@@ -25,8 +25,7 @@ class RuntimeToolBackend final : public ToolBackend {
   // `runtime` (and `resolver`, when given) must outlive the backend. With a resolver, the
   // caller's (agent, user) registry comes from it: the runtime's tools plus the MCP servers the
   // store grants that pair.
-  RuntimeToolBackend(const Runtime& runtime, McpCaller caller,
-                     AgentMcpResolver* resolver = nullptr)
+  RuntimeToolBackend(const Runtime& runtime, McpCaller caller, AgentMcpResolver* resolver = nullptr)
       : runtime_(runtime), caller_(std::move(caller)), resolver_(resolver) {}
 
   // inputSchema is the tool's own schema, untouched: MCP clients take JSON Schema 2020-12

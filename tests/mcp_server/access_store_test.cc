@@ -1,9 +1,10 @@
 // MCP grants and access requests on SQLite and PostgreSQL (the PG variant needs
 // CLAWTOOLS_TEST_PG_URL).
+#include "mcp/access_store.h"
+
 #include <gtest/gtest.h>
 
 #include "../store/test_database.h"
-#include "mcp/access_store.h"
 #include "mcp/server_store.h"
 
 namespace clawtools::mcp {
@@ -46,7 +47,8 @@ TEST_P(McpAccessTest, AgentGrantIsRequiredAndServerMustBeEnabled) {
   ASSERT_TRUE(access().PutAgentGrant({.server = "off", .agent_id = "a"}).has_value());
   EXPECT_EQ(Servers("a", ""), Names{"fs"});
   EXPECT_EQ(Servers("b", ""), Names{});
-  ASSERT_TRUE(access().PutAgentGrant({.server = "fs", .agent_id = "a", .enabled = false}).has_value());
+  ASSERT_TRUE(
+      access().PutAgentGrant({.server = "fs", .agent_id = "a", .enabled = false}).has_value());
   EXPECT_EQ(Servers("a", ""), Names{});
   EXPECT_EQ(access().PutAgentGrant({.server = "nope", .agent_id = "a"}).error().code,
             ErrorCode::kNotFound);
@@ -59,9 +61,9 @@ TEST_P(McpAccessTest, DenyWinsThenAllowListKeeps) {
   ASSERT_TRUE(access().PutAgentGrant(g).has_value());
   auto s = One("a", "");
   EXPECT_TRUE(s.Allows("read"));
-  EXPECT_FALSE(s.Allows("write"));   // allowed and denied: deny wins
+  EXPECT_FALSE(s.Allows("write"));  // allowed and denied: deny wins
   EXPECT_FALSE(s.Allows("delete"));
-  EXPECT_FALSE(s.Allows("list"));    // not in the allow list
+  EXPECT_FALSE(s.Allows("list"));  // not in the allow list
   g.tools.allow.reset();
   ASSERT_TRUE(access().PutAgentGrant(g).has_value());
   EXPECT_TRUE(One("a", "").Allows("list"));
@@ -124,11 +126,13 @@ TEST_P(McpAccessTest, ApprovingARequestCreatesTheGrant) {
 }
 
 TEST_P(McpAccessTest, RejectingCreatesNothingAndUserScopeGrantsUsers) {
-  auto rejected = access().CreateRequest({.server = "fs", .scope = RequestScope::kAgent, .agent_id = "a"});
+  auto rejected =
+      access().CreateRequest({.server = "fs", .scope = RequestScope::kAgent, .agent_id = "a"});
   ASSERT_TRUE(rejected.has_value());
   ASSERT_TRUE(access().ReviewRequest(rejected->id, false, "root").has_value());
   EXPECT_EQ(Servers("a", ""), Names{});
-  auto user = access().CreateRequest({.server = "fs", .scope = RequestScope::kUser, .user_id = "bob"});
+  auto user =
+      access().CreateRequest({.server = "fs", .scope = RequestScope::kUser, .user_id = "bob"});
   ASSERT_TRUE(user.has_value());
   ASSERT_TRUE(access().ReviewRequest(user->id, true, "root").has_value());
   EXPECT_TRUE(access().GetUserGrant("fs", "bob").has_value());

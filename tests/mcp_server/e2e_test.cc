@@ -41,7 +41,8 @@ class McpE2E : public ::testing::Test {
     std::ofstream(dir_ / name) << "{" << extra << R"("workspace": ")" << (dir_ / "ws").string()
                                << R"(", "db": ")" << (dir_ / db).string()
                                << R"(", "tools": {"profile": "full", "deny": ["write_file"],
-                                   "scrub_values": [")" << kSecret << R"("]}})";
+                                   "scrub_values": [")"
+                               << kSecret << R"("]}})";
   }
   std::string Config() const { return (dir_ / "config.json").string(); }
 
@@ -57,9 +58,9 @@ class McpE2E : public ::testing::Test {
 
   // Starts the fixture gateway; returns its /mcp URL.
   std::string StartHttp() {
-    auto child = ChildProcess::Spawn({.command = CLAWTOOLS_FIXTURE_SERVER,
-                                      .args = {"--config", Config(), "--http", "--port-file",
-                                               (dir_ / "port").string()}});
+    auto child = ChildProcess::Spawn(
+        {.command = CLAWTOOLS_FIXTURE_SERVER,
+         .args = {"--config", Config(), "--http", "--port-file", (dir_ / "port").string()}});
     EXPECT_TRUE(child.has_value());
     if (!child) return "";
     server_ = std::make_unique<ChildProcess>(std::move(*child));
@@ -94,10 +95,21 @@ struct Reply {
 Reply Http(const std::string& method, const std::string& url,
            std::vector<std::pair<std::string, std::string>> headers, std::string body = "") {
   Reply r;
-  HttpRequest req{.method = method, .url = url, .headers = std::move(headers), .body = std::move(body),
+  HttpRequest req{.method = method,
+                  .url = url,
+                  .headers = std::move(headers),
+                  .body = std::move(body),
                   .timeout = std::chrono::seconds(20)};
-  auto st = PerformHttp(req, {.on_head = [&](const HttpResponseHead& h) { r.head = h; return true; },
-                              .on_data = [&](std::string_view d) { r.body += d; return true; }});
+  auto st = PerformHttp(req, {.on_head =
+                                  [&](const HttpResponseHead& h) {
+                                    r.head = h;
+                                    return true;
+                                  },
+                              .on_data =
+                                  [&](std::string_view d) {
+                                    r.body += d;
+                                    return true;
+                                  }});
   r.status = st.value_or(0);
   return r;
 }
@@ -114,10 +126,11 @@ Reply Put(const std::string& url, const std::string& token, const std::string& b
   curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.c_str());
   curl_easy_setopt(c, CURLOPT_TIMEOUT, 20L);
   curl_easy_setopt(c, CURLOPT_WRITEDATA, &r.body);
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, +[](char* p, size_t, size_t n, void* out) {
-    static_cast<std::string*>(out)->append(p, n);
-    return n;
-  });
+  curl_easy_setopt(
+      c, CURLOPT_WRITEFUNCTION, +[](char* p, size_t, size_t n, void* out) {
+        static_cast<std::string*>(out)->append(p, n);
+        return n;
+      });
   if (curl_easy_perform(c) == CURLE_OK) curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r.status);
   curl_slist_free_all(h);
   curl_easy_cleanup(c);
@@ -143,7 +156,8 @@ TEST_F(McpE2E, StdioServesThePolicyFilteredPipeline) {
   auto denied = client->CallTool("write_file", {{"path", "x.txt"}, {"content", "x"}}, opts);
   ASSERT_TRUE(denied.has_value());
   EXPECT_EQ((*denied)["isError"], true);
-  EXPECT_NE((*denied)["content"][0]["text"].get<std::string>().find("not allowed"), std::string::npos);
+  EXPECT_NE((*denied)["content"][0]["text"].get<std::string>().find("not allowed"),
+            std::string::npos);
   EXPECT_FALSE(fs::exists(dir_ / "ws" / "x.txt"));
   auto read = client->CallTool("read_file", {{"path", "secret.txt"}}, opts);
   ASSERT_TRUE(read.has_value());
@@ -157,13 +171,15 @@ TEST_F(McpE2E, StdioServesThePolicyFilteredPipeline) {
 // The official TypeScript SDK client against `clawtools mcp-stdio` (skipped without npm).
 TEST_F(McpE2E, SdkClientOverStdio) {
   const std::string npm = std::string(CLAWTOOLS_SOURCE_DIR) + "/tests/mcp/npm/node_modules";
-  if (!fs::exists(npm + "/@modelcontextprotocol/sdk") || std::system("node --version >/dev/null 2>&1") != 0) {
+  if (!fs::exists(npm + "/@modelcontextprotocol/sdk") ||
+      std::system("node --version >/dev/null 2>&1") != 0) {
     GTEST_SKIP() << "node or @modelcontextprotocol/sdk missing (scripts/install-npm.sh)";
   }
   std::string out = (dir_ / "sdk.out").string();
-  std::string cmd = "MCP_SDK_DIR=" + npm + "/@modelcontextprotocol/sdk node " + CLAWTOOLS_SOURCE_DIR +
-                    "/tests/mcp_server/sdk_stdio_client.mjs read_file '{\"path\":\"secret.txt\"}' " +
-                    CLAWTOOLS_BIN + " mcp-stdio --config " + Config() + " > " + out;
+  std::string cmd =
+      "MCP_SDK_DIR=" + npm + "/@modelcontextprotocol/sdk node " + CLAWTOOLS_SOURCE_DIR +
+      "/tests/mcp_server/sdk_stdio_client.mjs read_file '{\"path\":\"secret.txt\"}' " +
+      CLAWTOOLS_BIN + " mcp-stdio --config " + Config() + " > " + out;
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   std::ifstream in(out);
   Json j = Json::parse(in, nullptr, false);
@@ -179,29 +195,36 @@ TEST_F(McpE2E, AdminRoutes) {
   std::string base = StartHttp();
   base.resize(base.size() - 4);  // drop "/mcp"
   const std::pair<std::string, std::string> auth{"Authorization", "Bearer tok"};
-  auto call = [&](const std::string& method, const std::string& path, const std::string& body = "") {
+  auto call = [&](const std::string& method, const std::string& path,
+                  const std::string& body = "") {
     if (method == "PUT") return Put(base + path, "tok", body);
     return Http(method, base + path, {auth, {"Content-Type", "application/json"}}, body);
   };
   EXPECT_EQ(Http("GET", base + "/v1/mcp/servers", {}).status, 401);
-  EXPECT_EQ(call("POST", "/v1/mcp/servers", R"({"name":"fs","command":"npx","env":{"K":"secret-v"}})").status, 201);
+  EXPECT_EQ(
+      call("POST", "/v1/mcp/servers", R"({"name":"fs","command":"npx","env":{"K":"secret-v"}})")
+          .status,
+      201);
   Reply got = call("GET", "/v1/mcp/servers/fs");
   EXPECT_EQ(got.status, 200);
   EXPECT_EQ(got.body.find("secret-v"), std::string::npos);  // env values withheld
   EXPECT_EQ(call("GET", "/v1/mcp/servers/nope").status, 404);
   EXPECT_EQ(call("POST", "/v1/mcp/servers", R"({"name":"bad"})").status, 400);
-  Reply put = call("PUT", "/v1/mcp/servers/fs/grants/agents/coder",
-                   R"({"tool_allow":["read"],"tool_deny":["write"],"config_overrides":{"env":{"A":"1"}}})");
+  Reply put =
+      call("PUT", "/v1/mcp/servers/fs/grants/agents/coder",
+           R"({"tool_allow":["read"],"tool_deny":["write"],"config_overrides":{"env":{"A":"1"}}})");
   EXPECT_EQ(put.status, 200) << put.body;
   Reply grant = call("GET", "/v1/mcp/servers/fs/grants/agents/coder");
   ASSERT_EQ(grant.status, 200);
   EXPECT_EQ(Json::parse(grant.body)["tool_allow"], Json::array({"read"}));
-  EXPECT_EQ(call("PUT", "/v1/mcp/servers/fs/grants/users/alice", R"({"tool_deny":"x"})").status, 400);
+  EXPECT_EQ(call("PUT", "/v1/mcp/servers/fs/grants/users/alice", R"({"tool_deny":"x"})").status,
+            400);
   EXPECT_EQ(call("PUT", "/v1/mcp/servers/fs/grants/users/alice", R"({})").status, 200);
   EXPECT_EQ(Json::parse(call("GET", "/v1/mcp/servers/fs/grants").body)["users"].size(), 1u);
   EXPECT_EQ(call("DELETE", "/v1/mcp/servers/fs/grants/users/alice").status, 200);
   EXPECT_EQ(call("DELETE", "/v1/mcp/servers/fs/grants/users/alice").status, 404);
-  Reply req = call("POST", "/v1/mcp/requests", R"({"server":"fs","scope":"agent","agent":"ops","tools":["read"]})");
+  Reply req = call("POST", "/v1/mcp/requests",
+                   R"({"server":"fs","scope":"agent","agent":"ops","tools":["read"]})");
   ASSERT_EQ(req.status, 201) << req.body;
   std::string id = Json::parse(req.body)["id"];
   EXPECT_EQ(Json::parse(call("GET", "/v1/mcp/requests").body).size(), 1u);
@@ -223,9 +246,14 @@ TEST_F(McpE2E, HttpSessionsHeadersAndAuth) {
   const std::pair<std::string, std::string> json{"Content-Type", "application/json"};
   const std::pair<std::string, std::string> accept{"Accept", "application/json, text/event-stream"};
   EXPECT_EQ(Http("POST", url, {json, accept}, kInit).status, 401);
-  EXPECT_EQ(Http("POST", url, {auth, json, accept, {"Origin", "http://evil.example.com"}}, kInit).status, 403);
-  EXPECT_EQ(Http("POST", url, {auth, json, accept, {"Host", "evil.example.com"}}, kInit).status, 403);
-  EXPECT_EQ(Http("POST", url, {auth, json, accept, {"Origin", "http://localhost:3000"}}, kInit).status, 200);
+  EXPECT_EQ(
+      Http("POST", url, {auth, json, accept, {"Origin", "http://evil.example.com"}}, kInit).status,
+      403);
+  EXPECT_EQ(Http("POST", url, {auth, json, accept, {"Host", "evil.example.com"}}, kInit).status,
+            403);
+  EXPECT_EQ(
+      Http("POST", url, {auth, json, accept, {"Origin", "http://localhost:3000"}}, kInit).status,
+      200);
 
   Reply init = Http("POST", url, {auth, json, accept}, kInit);
   ASSERT_EQ(init.status, 200) << init.body;
@@ -235,15 +263,25 @@ TEST_F(McpE2E, HttpSessionsHeadersAndAuth) {
   const std::string list = R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})";
   EXPECT_EQ(Http("POST", url, {auth, json, accept}, list).status, 400);  // no session
   EXPECT_EQ(Http("POST", url, {auth, json, accept, {"Mcp-Session-Id", "nope"}}, list).status, 404);
-  EXPECT_EQ(Http("POST", url, {auth, json, accept, {"Mcp-Session-Id", sid}, {"MCP-Protocol-Version", "1999-01-01"}}, list).status, 400);
-  Reply listed = Http("POST", url, {auth, json, accept, {"Mcp-Session-Id", sid}, {"MCP-Protocol-Version", "2025-11-25"}}, list);
+  EXPECT_EQ(
+      Http("POST", url,
+           {auth, json, accept, {"Mcp-Session-Id", sid}, {"MCP-Protocol-Version", "1999-01-01"}},
+           list)
+          .status,
+      400);
+  Reply listed = Http(
+      "POST", url,
+      {auth, json, accept, {"Mcp-Session-Id", sid}, {"MCP-Protocol-Version", "2025-11-25"}}, list);
   ASSERT_EQ(listed.status, 200);
   EXPECT_FALSE(Json::parse(listed.body)["result"]["tools"].empty());
-  Reply sse = Http("POST", url, {auth, json, {"Accept", "text/event-stream"}, {"Mcp-Session-Id", sid}}, list);
+  Reply sse = Http("POST", url,
+                   {auth, json, {"Accept", "text/event-stream"}, {"Mcp-Session-Id", sid}}, list);
   EXPECT_EQ(sse.head.Header("content-type"), "text/event-stream");
   EXPECT_TRUE(sse.body.starts_with("event: message\ndata: {")) << sse.body;
   EXPECT_EQ(Http("POST", url, {auth, json, accept, {"Mcp-Session-Id", sid}},
-                 R"({"jsonrpc":"2.0","method":"notifications/initialized"})").status, 202);
+                 R"({"jsonrpc":"2.0","method":"notifications/initialized"})")
+                .status,
+            202);
   EXPECT_EQ(Http("GET", url, {auth, accept, {"Mcp-Session-Id", sid}}).status, 405);
   EXPECT_EQ(Http("DELETE", url, {auth, {"Mcp-Session-Id", sid}}).status, 200);
   EXPECT_EQ(Http("POST", url, {auth, json, accept, {"Mcp-Session-Id", sid}}, list).status, 404);

@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
     std::cerr << transport.error().log_message() << "\n";
     return 1;
   }
-  auto client = mcp::McpClient::Connect(std::move(*transport), {.client_info = {"clawtools-conformance", "0"}});
+  auto client = mcp::McpClient::Connect(std::move(*transport),
+                                        {.client_info = {"clawtools-conformance", "0"}});
   if (!client) {
     std::cerr << "connect: " << client.error().log_message() << "\n";
     return 1;
@@ -37,8 +38,9 @@ int main(int argc, char** argv) {
   }
   for (const auto& t : *tools) {
     if (t.name != "add_numbers") continue;
-    auto r = (*client)->CallTool("add_numbers", {{"a", 2}, {"b", 3}},
-                                 {.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10)});
+    auto r = (*client)->CallTool(
+        "add_numbers", {{"a", 2}, {"b", 3}},
+        {.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10)});
     if (!r) {
       std::cerr << "tools/call: " << r.error().log_message() << "\n";
       return 1;

@@ -16,8 +16,8 @@
 #include <fstream>
 #include <iostream>
 
-#include "gateway/gateway.h"
 #include "gateway/admin_mcp_routes.h"
+#include "gateway/gateway.h"
 #include "gateway/mcp_routes.h"
 #include "mcp/server_stdio.h"
 #include "mcp_server/runtime_backend.h"
@@ -42,23 +42,26 @@ class FixtureTool final : public SimpleTool {
 // Writes a fixture media file into the workspace; returns its path.
 std::string WriteMedia(const std::string& dir, const std::string& name, std::string_view bytes) {
   std::string path = dir + "/" + name;
-  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   return path;
 }
 
 void RegisterFixtures(Registry& reg, const std::string& workspace) {
   // A 1x1 PNG and a 44-byte WAV header: enough for the suite's content-type checks.
   static constexpr unsigned char kPng[] = {
-      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44,
-      0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f,
-      0x15, 0xc4, 0x89, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x00,
-      0x01, 0x00, 0x00, 0x05, 0x00, 0x01, 0x0d, 0x0a, 0x2d, 0xb4, 0x00, 0x00, 0x00, 0x00, 0x49,
-      0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48,
+      0x44, 0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00,
+      0x00, 0x1f, 0x15, 0xc4, 0x89, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78,
+      0x9c, 0x63, 0x00, 0x01, 0x00, 0x00, 0x05, 0x00, 0x01, 0x0d, 0x0a, 0x2d, 0xb4, 0x00,
+      0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
   const std::string png =
       WriteMedia(workspace, ".fixture.png", {reinterpret_cast<const char*>(kPng), sizeof kPng});
   const std::string wav = WriteMedia(
       workspace, ".fixture.wav",
-      std::string_view("RIFF$\0\0\0WAVEfmt \x10\0\0\0\x01\0\x01\0\x40\x1f\0\0\x80\x3e\0\0\x02\0\x10\0data\0\0\0\0", 44));
+      std::string_view("RIFF$\0\0\0WAVEfmt "
+                       "\x10\0\0\0\x01\0\x01\0\x40\x1f\0\0\x80\x3e\0\0\x02\0\x10\0data\0\0\0\0",
+                       44));
   const std::string txt = WriteMedia(workspace, ".fixture.txt", "fixture resource text");
   auto media = [](std::string text, std::vector<MediaFile> files) {
     Result r = Result::Text(std::move(text));
@@ -70,14 +73,18 @@ void RegisterFixtures(Registry& reg, const std::string& workspace) {
       "test_simple_text", "Returns a fixed text (conformance fixture)", empty,
       [](const Json&) { return Result::Text("This is a simple text response for testing."); }));
   (void)reg.Register(std::make_shared<FixtureTool>(
-      "test_image_content", "Returns an image (conformance fixture)", empty,
-      [=](const Json&) { return media("", {{png, "image/png"}}); }));
+      "test_image_content", "Returns an image (conformance fixture)", empty, [=](const Json&) {
+        return media("", {{png, "image/png"}});
+      }));
   (void)reg.Register(std::make_shared<FixtureTool>(
-      "test_audio_content", "Returns audio (conformance fixture)", empty,
-      [=](const Json&) { return media("", {{wav, "audio/wav"}}); }));
+      "test_audio_content", "Returns audio (conformance fixture)", empty, [=](const Json&) {
+        return media("", {{wav, "audio/wav"}});
+      }));
   (void)reg.Register(std::make_shared<FixtureTool>(
       "test_embedded_resource", "Returns an embedded resource (conformance fixture)", empty,
-      [=](const Json&) { return media("", {{txt, "text/plain"}}); }));
+      [=](const Json&) {
+        return media("", {{txt, "text/plain"}});
+      }));
   (void)reg.Register(std::make_shared<FixtureTool>(
       "test_multiple_content_types", "Returns text, an image and a resource (conformance fixture)",
       empty, [=](const Json&) {
@@ -114,11 +121,16 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--config") config = next();
-    else if (a == "--port-file") port_file = next();
-    else if (a == "--agent") agent = next();
-    else if (a == "--user") user = next();
-    else if (a == "--stdio") stdio = true;
+    if (a == "--config")
+      config = next();
+    else if (a == "--port-file")
+      port_file = next();
+    else if (a == "--agent")
+      agent = next();
+    else if (a == "--user")
+      user = next();
+    else if (a == "--stdio")
+      stdio = true;
     else if (a != "--http") {
       std::cerr << "usage: mcp_fixture_server --config F (--stdio | --http --port-file P)\n";
       return 2;
@@ -138,9 +150,9 @@ int main(int argc, char** argv) {
   if (stdio) {
     std::signal(SIGPIPE, SIG_IGN);
     mcp::AgentMcpResolver resolver((*runtime)->store());
-    mcp::McpServerSession session(
-        std::make_shared<mcp::RuntimeToolBackend>(**runtime, mcp::McpCaller{agent, user}, &resolver),
-        {.server_name = "clawtools-fixture"});
+    mcp::McpServerSession session(std::make_shared<mcp::RuntimeToolBackend>(
+                                      **runtime, mcp::McpCaller{agent, user}, &resolver),
+                                  {.server_name = "clawtools-fixture"});
     return mcp::ServeStdio(session, 0, 1) ? 0 : 1;
   }
 

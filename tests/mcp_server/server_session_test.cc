@@ -1,4 +1,6 @@
 // McpServerSession over a fake backend, and ServeStdio driven by our own McpClient.
+#include "mcp/server_session.h"
+
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 
@@ -6,7 +8,6 @@
 
 #include "mcp/client.h"
 #include "mcp/line_transport.h"
-#include "mcp/server_session.h"
 #include "mcp/server_stdio.h"
 
 namespace clawtools::mcp {
@@ -94,12 +95,14 @@ TEST(McpServerSession, CallsMapResultsAndErrors) {
 
 TEST(McpServerSession, BatchesAndNotifications) {
   auto s = MakeSession();
-  Json batch = Json::array({Req(1, "initialize"), {{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}},
+  Json batch = Json::array({Req(1, "initialize"),
+                            {{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}},
                             Req(2, "ping")});
   Json r = s.Handle(batch);
   ASSERT_TRUE(r.is_array());
   EXPECT_EQ(r.size(), 2u);
-  EXPECT_TRUE(s.Handle(Json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}).is_null());
+  EXPECT_TRUE(
+      s.Handle(Json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}).is_null());
   EXPECT_EQ(s.Handle(Json{{"id", 1}})["error"]["code"], -32600);
 }
 
@@ -109,9 +112,8 @@ TEST(McpServerSession, CancelledNotificationStopsTheCall) {
   Json answer;
   std::thread t([&] { answer = s.Handle(Req(7, "tools/call", {{"name", "wait"}})); });
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  s.Handle(Json{{"jsonrpc", "2.0"},
-                {"method", "notifications/cancelled"},
-                {"params", {{"requestId", 7}}}});
+  s.Handle(Json{
+      {"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", 7}}}});
   t.join();
   EXPECT_EQ(answer["result"]["isError"], true);
 }
@@ -123,7 +125,10 @@ TEST(ResultToCallToolResult, MapsMediaByMimeType) {
   ASSERT_EQ(::write(fd, "abcd", 4), 4);
   ::close(fd);
   Result r = Result::Text("see attachments");
-  r.media = {{tmpl, "image/png"}, {tmpl, "audio/wav"}, {tmpl, "text/plain"}, {"/nonexistent", "image/png"}};
+  r.media = {{tmpl, "image/png"},
+             {tmpl, "audio/wav"},
+             {tmpl, "text/plain"},
+             {"/nonexistent", "image/png"}};
   Json j = ResultToCallToolResult(r);
   ::unlink(tmpl);
   ASSERT_EQ(j["content"].size(), 5u);
