@@ -25,7 +25,7 @@
 
 #include "gateway/router.h"
 #include "mcp/server_session.h"
-#include "mcp_server/agent_resolver.h"
+#include "mcp/access_resolver.h"
 #include "runtime/runtime.h"
 
 namespace clawtools {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "mcp/server_session.h"
-#include "mcp_server/agent_resolver.h"
+#include "mcp/access_resolver.h"
 #include "runtime/runtime.h"
 
 namespace clawtools::mcp {

@@ -1,4 +1,4 @@
-#include "mcp_server/agent_resolver.h"
+#include "mcp/access_resolver.h"
 
 #include <algorithm>
 
