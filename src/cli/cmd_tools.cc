@@ -19,7 +19,11 @@ int RunTools(const ToolsFlags& flags) {
     std::cerr << "clawtools tools: " << runtime.error().log_message() << "\n";
     return kExitFailure;
   }
-  ToolQuery query{flags.agent, flags.provider, flags.subagent_depth, flags.group_allow};
+  ToolQuery query{.agent_id = flags.agent,
+                  .user_id = flags.user,
+                  .provider = flags.provider,
+                  .subagent_depth = flags.subagent_depth,
+                  .group_allow = flags.group_allow};
   Json out = flags.explain ? (*runtime)->ExplainTools(query)
                            : (*runtime)->ToolDefinitions(query, flags.format == "openai"
                                                                     ? DefinitionFormat::kOpenAI

@@ -36,7 +36,7 @@ int RunCall(const CallFlags& flags);
 
 struct ToolsFlags {
   CommonFlags common;
-  std::string agent, provider, format = "openai";
+  std::string agent, user, provider, format = "openai";
   std::vector<std::string> group_allow;
   int subagent_depth = 0;
   bool explain = false;

@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   auto* t = app.add_subcommand("tools", "Print the tool definitions the model would get (JSON array)");
   AddCommon(t, tools.common);
   t->add_option("--agent", tools.agent, "Agent id");
+  t->add_option("--user", tools.user, "User id (selects the user's MCP grants)");
   t->add_option("--provider", tools.provider, "LLM provider name");
   t->add_option("--subagent-depth", tools.subagent_depth, "Subagent depth (0 = main agent)");
   t->add_option("--group-allow", tools.group_allow, "Per-request allow list entry (repeatable)");

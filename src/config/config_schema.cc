@@ -131,7 +131,8 @@ Json BuildSchema() {
                           {"token", Str()},
                           {"max_body_bytes", Int(1024)},
                           {"io_threads", Int(0)},
-                          {"worker_threads", Int(0)}})},
+                          {"worker_threads", Int(0)},
+                          {"mcp", Closed({{"allowed_origins", StrList()}, {"allowed_hosts", StrList()}})}})},
       {"tools", tools},
       {"agents", agents},
   });

@@ -2,7 +2,9 @@
 #include "gateway/gateway.h"
 
 #include "gateway/approval_routes.h"
+#include "gateway/admin_mcp_routes.h"
 #include "gateway/custom_tool_routes.h"
+#include "gateway/mcp_routes.h"
 
 #include <strings.h>
 
@@ -132,6 +134,11 @@ class Gateway::Impl {
     AddCustomToolRoutes(router_, runtime_.custom_tool_store(), runtime_.custom_tools(),
                         runtime_.custom_tool_events());
     AddEventStream("/v1/events", runtime_.events());
+    const Json& mcp = runtime_.config().root().value(Json::json_pointer("/gateway/mcp"), Json::object());
+    AddMcpRoutes(router_, runtime_,
+                 {.allowed_origins = mcp.value("allowed_origins", std::vector<std::string>{}),
+                  .allowed_hosts = mcp.value("allowed_hosts", std::vector<std::string>{})});
+    AddAdminMcpRoutes(router_, runtime_);
   }
 
   ~Impl() {

@@ -33,6 +33,7 @@ std::vector<std::string> SplitCommas(std::string_view s) {
 HttpResponse ListTools(const Runtime& runtime, const HttpRequest& request) {
   ToolQuery query;
   query.agent_id = request.Query("agent").value_or("");
+  query.user_id = request.Query("user").value_or("");
   query.provider = request.Query("provider").value_or("");
   if (auto groups = request.Query("group_allow")) query.group_allow = SplitCommas(*groups);
   if (auto depth = request.Query("subagent_depth")) {

@@ -4,9 +4,10 @@
 
 namespace clawtools::mcp {
 
-// The agent's registry (its custom tools included), plus its granted MCP servers when managed.
+// The pair's registry as the runtime resolves it (custom tools and granted MCP servers); an
+// explicit resolver (a test harness with its own store view) is layered on top.
 std::shared_ptr<const Registry> RuntimeToolBackend::Resolve() const {
-  auto base = runtime_.RegistryFor(caller_.agent_id);
+  auto base = runtime_.RegistryFor(caller_.agent_id, caller_.user_id);
   if (!resolver_ || caller_.agent_id.empty()) return base;
   return resolver_->RegistryFor(caller_.agent_id, caller_.user_id, std::move(base));
 }

@@ -13,6 +13,7 @@
 #include "custom_tools/custom_tool_store.h"
 #include "custom_tools/event_notifier.h"
 #include "execpolicy/config_options.h"
+#include "mcp/access_resolver.h"
 #include "mcp/manager.h"
 #include "mcp/server_store.h"
 #include "policy/policy_engine.h"
@@ -223,13 +224,17 @@ Expected<std::unique_ptr<Runtime>> Runtime::Create(const RuntimeOptions& options
 
   // MCP servers from the config and the store; a server that fails to start is retried in the
   // background and never stops the runtime from starting.
+  // Config-file servers serve every agent; store servers only the (agent, user) pairs their
+  // grants name (AgentMcpResolver), so one agent's servers never leak into another's tools.
   auto servers = mcp::LoadMcpServers(
-      config.root().value(Json::json_pointer("/tools/mcp_servers"), Json()), rt->store_.get());
+      config.root().value(Json::json_pointer("/tools/mcp_servers"), Json()), nullptr);
   if (!servers) return std::unexpected(servers.error());
   mcp::McpManagerOptions mopts;
   mopts.log = rt->log_;
   mopts.client_info = {"clawtools", CLAWTOOLS_VERSION};
   mopts.hashes = std::make_shared<mcp::StoreToolHashes>(*rt->store_);
+  rt->mcp_agents_ = std::make_unique<mcp::AgentMcpResolver>(
+      *rt->store_, mcp::AgentResolverOptions{.manager = mopts});
   rt->mcp_ = std::make_unique<mcp::McpManager>(*rt->registry_, rt->policy_->groups(), mopts);
   rt->mcp_->Start(std::move(*servers));
 
@@ -286,9 +291,11 @@ std::vector<std::string> Runtime::ReloadAgentPolicies() {
   return warnings;
 }
 
-std::shared_ptr<const Registry> Runtime::RegistryFor(std::string_view agent_id) const {
+std::shared_ptr<const Registry> Runtime::RegistryFor(std::string_view agent_id,
+                                                     std::string_view user_id) const {
   if (agent_id.empty()) return {std::shared_ptr<const Registry>(), registry_.get()};
-  return custom_loader_->ResolveForAgent(agent_id);
+  return mcp_agents_->RegistryFor(std::string(agent_id), std::string(user_id),
+                                  custom_loader_->ResolveForAgent(agent_id));
 }
 
 void Runtime::ListenForCustomToolChanges() {
@@ -298,7 +305,7 @@ void Runtime::ListenForCustomToolChanges() {
 }
 
 CallOutcome Runtime::Call(const CallRequest& request) const {
-  return RegistryFor(request.agent_id)->Execute(request);
+  return RegistryFor(request.agent_id, request.user_id)->Execute(request);
 }
 
 namespace {
@@ -313,7 +320,7 @@ PolicyQuery ToPolicyQuery(const ToolQuery& q) {
 // duplicate definitions, which costs prompt tokens and confuses models.
 Json Runtime::ToolDefinitions(const ToolQuery& query, DefinitionFormat format) const {
   Json defs = Json::array();
-  auto registry = RegistryFor(query.agent_id);
+  auto registry = RegistryFor(query.agent_id, query.user_id);
   auto allowed = policy_->Allowed(*registry, ToPolicyQuery(query));
   for (const auto& name : *allowed) {
     auto tool = registry->Get(name);
@@ -325,7 +332,7 @@ Json Runtime::ToolDefinitions(const ToolQuery& query, DefinitionFormat format) c
 
 Json Runtime::ExplainTools(const ToolQuery& query) const {
   Json out = Json::array();
-  for (const auto& d : policy_->Explain(*RegistryFor(query.agent_id), ToPolicyQuery(query))) {
+  for (const auto& d : policy_->Explain(*RegistryFor(query.agent_id, query.user_id), ToPolicyQuery(query))) {
     out.push_back(d.ToJson());
   }
   return out;

@@ -24,6 +24,7 @@ class MemoryStore;
 }  // namespace store
 namespace mcp {
 class McpManager;
+class AgentMcpResolver;
 }  // namespace mcp
 namespace sandbox {
 class Sandbox;
@@ -54,6 +55,7 @@ enum class DefinitionFormat { kOpenAI, kAnthropic };
 // Which tools a model would be offered (policy inputs).
 struct ToolQuery {
   std::string agent_id;
+  std::string user_id;  // selects the user's MCP grants
   std::string provider;
   int subagent_depth = 0;
   std::vector<std::string> group_allow;
@@ -72,9 +74,10 @@ class Runtime {
   // For every registered tool: survives or not, and the policy step and list entry that decided.
   Json ExplainTools(const ToolQuery& query) const;
 
-  // The registry a call or tool listing for `agent_id` runs against: the global one, or a
-  // clone with the agent's own custom tools.
-  std::shared_ptr<const Registry> RegistryFor(std::string_view agent_id) const;
+  // The registry a call or tool listing for (agent, user) runs against: the global one, or a
+  // clone with the agent's own custom tools and the MCP servers the store grants the pair.
+  std::shared_ptr<const Registry> RegistryFor(std::string_view agent_id,
+                                              std::string_view user_id = {}) const;
 
   // Custom tools: store, loader (global set + per-agent resolutions) and the change notifier.
   custom_tools::CustomToolStore& custom_tool_store() const { return *custom_store_; }
@@ -98,6 +101,8 @@ class Runtime {
   PolicyEngine& policy() const { return *policy_; }
   store::Store& store() const { return *store_; }
   mcp::McpManager& mcp() const { return *mcp_; }
+  // Per-(agent, user) MCP servers granted in the store (managed mode).
+  mcp::AgentMcpResolver* mcp_agents() const { return mcp_agents_.get(); }
   ApprovalManager& approvals() const { return *approvals_; }
   // Events for UIs and chat channels (approval.requested, approval.decided, ...).
   const std::shared_ptr<EventBus>& events() const { return events_; }
@@ -127,6 +132,7 @@ class Runtime {
   std::unique_ptr<custom_tools::EventNotifier> notifier_;  // destroyed first: stops its thread
   // Declared after the registry, engine and store it registers into: destroyed first.
   std::unique_ptr<mcp::McpManager> mcp_;
+  std::unique_ptr<mcp::AgentMcpResolver> mcp_agents_;
   std::string workspace_;
   std::mutex reload_mu_;
   std::map<std::string, std::string> loaded_agent_policies_;  // id -> tools_config applied
