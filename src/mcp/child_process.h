@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "mcp/unique_fd.h"
+#include "core/unique_fd.h"
 
 namespace clawtools::mcp {
 

@@ -16,7 +16,7 @@
 
 #include "core/call_log.h"
 #include "mcp/transport.h"
-#include "mcp/unique_fd.h"
+#include "core/unique_fd.h"
 
 namespace clawtools::mcp {
 

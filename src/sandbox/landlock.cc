@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstdint>
 
-#include "sandbox/fd.h"
+#include "core/unique_fd.h"
 
 namespace clawtools::sandbox {
 namespace {
@@ -49,10 +49,10 @@ int ApplyLandlock(const LandlockRules& rules, int abi) {
     attr.scoped = kScopeAbstractUnix | kScopeSignal;
     size = sizeof(RulesetAttr);
   }
-  Fd ruleset(static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, size, 0)));
+  UniqueFd ruleset(static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, size, 0)));
   if (!ruleset.valid()) return errno;
   for (const auto& path : rules.writable) {
-    Fd dir(::open(path.c_str(), O_PATH | O_CLOEXEC));
+    UniqueFd dir(::open(path.c_str(), O_PATH | O_CLOEXEC));
     if (!dir.valid()) continue;  // an absent path grants nothing
     landlock_path_beneath_attr pb{fs, dir.get()};
     if (::syscall(SYS_landlock_add_rule, ruleset.get(), LANDLOCK_RULE_PATH_BENEATH, &pb, 0) != 0) {

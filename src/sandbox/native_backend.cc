@@ -32,15 +32,15 @@ constexpr const char* kInitInside = "/.sandbox-init";
 
 // A user namespace whose only mapping is `outside_id` -> inside 0 -> ... used as the idmap of
 // the staged workspace: on-disk owner `disk_uid` appears as kuid `uid`.
-Fd MakeIdmapUserns(uid_t disk_uid, gid_t disk_gid, uid_t uid, gid_t gid) {
+UniqueFd MakeIdmapUserns(uid_t disk_uid, gid_t disk_gid, uid_t uid, gid_t gid) {
   int sync[2];
-  if (::pipe2(sync, O_CLOEXEC) != 0) return Fd();
-  Fd rd(sync[0]), wr(sync[1]);
+  if (::pipe2(sync, O_CLOEXEC) != 0) return UniqueFd();
+  UniqueFd rd(sync[0]), wr(sync[1]);
   // clone(CLONE_NEWUSER) rather than fork + unshare: unshare(CLONE_NEWUSER) is refused in a
   // multi-threaded process, and sanitizer runtimes start threads in forked children.
   pid_t pid = static_cast<pid_t>(
       ::syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, nullptr, nullptr, nullptr, nullptr));
-  if (pid < 0) return Fd();
+  if (pid < 0) return UniqueFd();
   if (pid == 0) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     char ok = 'y';
@@ -50,12 +50,12 @@ Fd MakeIdmapUserns(uid_t disk_uid, gid_t disk_gid, uid_t uid, gid_t gid) {
   }
   wr.reset();
   char ok = 0;
-  Fd ns;
+  UniqueFd ns;
   if (::read(rd.get(), &ok, 1) == 1 && ok == 'y') {
     auto write_map = [&](const char* file, unsigned inside, unsigned outside) {
       std::string path = "/proc/" + std::to_string(pid) + "/" + file;
       std::string line = std::to_string(inside) + " " + std::to_string(outside) + " 1\n";
-      Fd f(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+      UniqueFd f(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
       return f.valid() &&
              ::write(f.get(), line.data(), line.size()) == static_cast<ssize_t>(line.size());
     };
@@ -160,13 +160,13 @@ Expected<Launched> NativeBackend::Start(const LaunchRequest& req) const {
     return Fail(ErrorCode::kInvalidArgument,
                 "working_dir needs workspace access (sandbox workspace_access is none)");
 
-  Fd seccomp(::memfd_create("clawtools-seccomp", MFD_CLOEXEC));
+  UniqueFd seccomp(::memfd_create("clawtools-seccomp", MFD_CLOEXEC));
   if (!seccomp.valid() || ::write(seccomp.get(), seccomp_bpf_.data(), seccomp_bpf_.size()) !=
                               static_cast<ssize_t>(seccomp_bpf_.size()))
     return Fail(ErrorCode::kUnavailable, "cannot write the seccomp filter");
   ::lseek(seccomp.get(), 0, SEEK_SET);
 
-  Fd ws;
+  UniqueFd ws;
   if (mount_ws) {
     ws.reset(::open(req.workspace.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
     if (!ws.valid()) return Fail(ErrorCode::kNotFound, "workspace not found", req.workspace);
@@ -175,7 +175,7 @@ Expected<Launched> NativeBackend::Start(const LaunchRequest& req) const {
   // As root: the staged mounts (see the header). They are cloned here as detached mounts
   // (a bind from an fd of the old mount namespace would be refused after unshare), and the
   // workspace clone is idmapped here, so we know whether the filesystem accepted it.
-  Fd helper_tree, ws_tree;
+  UniqueFd helper_tree, ws_tree;
   bool idmapped = false;
   std::string ws_src = req.workspace, init_src = opts_.init_helper;
   if (as_root_) {
@@ -239,7 +239,7 @@ Expected<Launched> NativeBackend::Start(const LaunchRequest& req) const {
                  .cwd = "/",
                  .inherit_fds = {seccomp.get()}};
   if (as_root_) {
-    for (const Fd* fd : {&ws_tree, &helper_tree})
+    for (const UniqueFd* fd : {&ws_tree, &helper_tree})
       if (fd->valid()) spec.setup_fds.push_back(fd->get());
     const int ws_fd = ws_tree.get();
     const int helper_fd = helper_tree.get();

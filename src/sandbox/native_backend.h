@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "sandbox/backend.h"
-#include "sandbox/fd.h"
+#include "core/unique_fd.h"
 
 namespace clawtools::sandbox {
 
@@ -68,7 +68,7 @@ class NativeBackend : public Backend {
   std::string seccomp_bpf_;
   int landlock_abi_ = 0;
   bool as_root_ = false;
-  Fd idmap_userns_;  // maps the gateway's uid/gid to 65534; valid only as root
+  UniqueFd idmap_userns_;  // maps the gateway's uid/gid to 65534; valid only as root
 };
 
 }  // namespace clawtools::sandbox

@@ -52,11 +52,11 @@ Expected<Process> Process::Spawn(const SpawnSpec& spec) {
     return Fail(ErrorCode::kInvalidArgument, "too many fds");
   int in[2], out[2], err[2];
   if (::pipe2(in, O_CLOEXEC) != 0) return Fail(ErrorCode::kInternal, "pipe failed");
-  Fd in_r(in[0]), in_w(in[1]);
+  UniqueFd in_r(in[0]), in_w(in[1]);
   if (::pipe2(out, O_CLOEXEC) != 0) return Fail(ErrorCode::kInternal, "pipe failed");
-  Fd out_r(out[0]), out_w(out[1]);
+  UniqueFd out_r(out[0]), out_w(out[1]);
   if (::pipe2(err, O_CLOEXEC) != 0) return Fail(ErrorCode::kInternal, "pipe failed");
-  Fd err_r(err[0]), err_w(err[1]);
+  UniqueFd err_r(err[0]), err_w(err[1]);
 
   // Everything the child touches is prepared here: no allocation after fork.
   std::vector<char*> argv, envp;

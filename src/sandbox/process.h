@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "sandbox/fd.h"
+#include "core/unique_fd.h"
 
 namespace clawtools::sandbox {
 
@@ -57,7 +57,7 @@ class Process {
   int stdin_fd() const { return stdin_.get(); }
   int output_fd() const { return output_.get(); }
   void CloseStdin() { stdin_.reset(); }
-  Fd TakeOutput() { return std::move(output_); }
+  UniqueFd TakeOutput() { return std::move(output_); }
 
   // Sends `sig` to the whole process group. False once the child has been reaped.
   bool Signal(int sig) const;
@@ -75,8 +75,8 @@ class Process {
   void Reaped(int wstatus);
 
   pid_t pid_ = -1;
-  Fd stdin_;
-  Fd output_;
+  UniqueFd stdin_;
+  UniqueFd output_;
   std::optional<ExitStatus> status_;
   // The pgid stays valid for signalling until the leader is reaped; after that the number can
   // be reused, so Signal refuses. Atomic so another thread may signal while the owner waits.

@@ -19,7 +19,7 @@ RunOutcome RunToCompletion(Process& proc, const RunLimits& limits) {
   ByteRing tail(limits.tail_bytes);
 
   // Cancellation wakes the poll through an eventfd.
-  Fd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+  UniqueFd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   std::stop_callback on_stop(limits.stop, [&] {
     uint64_t one = 1;
     (void)!::write(wake.get(), &one, sizeof(one));
@@ -27,7 +27,7 @@ RunOutcome RunToCompletion(Process& proc, const RunLimits& limits) {
 
   // The leader's exit is an event too: a background grandchild (`sleep 100 &`) may hold the
   // output pipe open forever, and the group is killed as soon as the leader is gone.
-  Fd exited(static_cast<int>(::syscall(SYS_pidfd_open, proc.pid(), 0)));
+  UniqueFd exited(static_cast<int>(::syscall(SYS_pidfd_open, proc.pid(), 0)));
 
   size_t stdin_off = 0;
   if (limits.stdin_data.empty())

@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "sandbox/fd.h"
+#include "core/unique_fd.h"
 
 namespace clawtools::sandbox {
 
@@ -81,7 +81,7 @@ Expected<std::string> SeccompProgram() {
                          SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE));
   if (rc != 0) return Fail(ErrorCode::kInternal, "seccomp argument rules failed");
 
-  Fd fd(::memfd_create("clawtools-seccomp", MFD_CLOEXEC));
+  UniqueFd fd(::memfd_create("clawtools-seccomp", MFD_CLOEXEC));
   if (!fd.valid()) return Fail(ErrorCode::kUnavailable, "memfd_create failed");
   if (seccomp_export_bpf(ctx.get(), fd.get()) != 0)
     return Fail(ErrorCode::kInternal, "seccomp export failed");

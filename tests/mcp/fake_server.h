@@ -14,7 +14,7 @@
 
 #include "core/json.h"
 #include "mcp/line_transport.h"
-#include "mcp/unique_fd.h"
+#include "core/unique_fd.h"
 
 namespace clawtools::mcp::testing {
 

@@ -28,7 +28,7 @@
 
 #include "core/error.h"
 #include "tools/fs/fs_options.h"
-#include "tools/fs/unique_fd.h"
+#include "core/unique_fd.h"
 
 namespace clawtools {
 

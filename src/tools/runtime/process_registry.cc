@@ -80,8 +80,8 @@ struct ProcessRegistry::Entry {
   sandbox::ByteRing output;
   std::optional<int> exit;
   bool reaped = false;
-  sandbox::Fd output_fd;
-  sandbox::Fd exited_fd;
+  UniqueFd output_fd;
+  UniqueFd exited_fd;
   std::jthread reader;  // last: joined first on destruction
 };
 

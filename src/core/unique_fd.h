@@ -1,11 +1,11 @@
-// An owned file descriptor, closed on destruction.
+// Owning file descriptor: closes on destruction, move-only. Every fd we open lives in one.
 #pragma once
 
 #include <unistd.h>
 
 #include <utility>
 
-namespace clawtools::mcp {
+namespace clawtools {
 
 class UniqueFd {
  public:
@@ -16,9 +16,12 @@ class UniqueFd {
     if (this != &o) reset(std::exchange(o.fd_, -1));
     return *this;
   }
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
   ~UniqueFd() { reset(); }
 
   int get() const { return fd_; }
+  bool valid() const { return fd_ >= 0; }
   explicit operator bool() const { return fd_ >= 0; }
   int release() { return std::exchange(fd_, -1); }
   void reset(int fd = -1) {
@@ -30,4 +33,4 @@ class UniqueFd {
   int fd_ = -1;
 };
 
-}  // namespace clawtools::mcp
+}  // namespace clawtools
