@@ -30,8 +30,10 @@ int RunServe(const ServeFlags& flags) {
     std::mutex mu;
     std::condition_variable_any cv;
     std::unique_lock lock(mu);
-    while (!cv.wait_for(lock, stop, std::chrono::seconds(2), [] { return false; })) {
-      rt.ReloadAgentPolicies();
+    // wait_for returns the predicate's value, also when stop is requested: test stop itself.
+    while (!stop.stop_requested()) {
+      cv.wait_for(lock, stop, std::chrono::seconds(2), [] { return false; });
+      if (!stop.stop_requested()) rt.ReloadAgentPolicies();
     }
   });
   return RunGateway(rt, opts);

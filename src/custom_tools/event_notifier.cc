@@ -85,7 +85,9 @@ void PgListenNotifier::Run(std::stop_token stop) {
       int n = poll(&p, 1, 200);
       if (n < 0 && errno != EINTR) break;
       if (n <= 0) continue;
-      if (PQconsumeInput(conn.get()) != 1) break;
+      // A closed or broken connection keeps the socket readable: reconnect, don't spin.
+      if ((p.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0) break;
+      if (PQconsumeInput(conn.get()) != 1 || PQstatus(conn.get()) != CONNECTION_OK) break;
       bool changed = false;
       while (PGnotify* note = PQnotifies(conn.get())) {
         changed = true;
