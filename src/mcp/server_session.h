@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "version.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/result.h"
@@ -42,7 +43,7 @@ class ToolBackend {
 
 struct ServerSessionOptions {
   std::string server_name = "clawtools";
-  std::string server_version = "0";
+  std::string server_version = CLAWTOOLS_VERSION;
   std::string instructions;
   size_t page_size = 100;  // tools/list page; 0: everything in one page
 };

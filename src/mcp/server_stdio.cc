@@ -103,6 +103,8 @@ Status ServeStdio(McpServerSession& session, int in_fd, int out_fd, StdioServeOp
   for (;;) {
     ssize_t n = ::read(in_fd, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
+    // A client that closes a socket with our answer unread resets it: that is end of input too.
+    if (n < 0 && errno == ECONNRESET) n = 0;
     if (n < 0) return Fail(ErrorCode::kUnavailable, std::string("stdin: ") + std::strerror(errno));
     if (n == 0) break;
     buf.append(chunk, static_cast<size_t>(n));
