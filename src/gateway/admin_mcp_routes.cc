@@ -9,23 +9,6 @@ namespace {
 
 using mcp::McpAccessStore;
 
-int StatusFor(const Error& e) {
-  switch (e.code) {
-    case ErrorCode::kNotFound:
-      return 404;
-    case ErrorCode::kAlreadyExists:
-      return 409;
-    case ErrorCode::kInvalidArgument:
-      return 400;
-    default:
-      return 500;
-  }
-}
-
-HttpResponse Failure(const Error& e) {
-  return ErrorResponse(StatusFor(e), e.for_model);
-}
-
 Json Keys(const std::map<std::string, std::string>& m) {
   Json out = Json::array();
   for (const auto& [k, _] : m) out.push_back(k);
@@ -85,9 +68,9 @@ HttpResponse PutServer(const Runtime& rt, const std::string& name, const Json& b
   Json def = body;
   def.erase("name");
   auto parsed = mcp::ParseMcpServers(Json{{name, def}});
-  if (!parsed) return Failure(parsed.error());
+  if (!parsed) return ErrorResponseFor(parsed.error());
   if (auto id = mcp::McpServerStore(rt.store()).Put(parsed->front()); !id)
-    return Failure(id.error());
+    return ErrorResponseFor(id.error());
   return JsonResponse(status, ServerJson(parsed->front()));
 }
 
@@ -126,7 +109,7 @@ void AddAdminMcpRoutes(Router& router, const Runtime& rt) {
       "GET", "/v1/mcp/servers",
       [r](const HttpRequest&) {
         auto list = mcp::McpServerStore(r->store()).List();
-        if (!list) return Failure(list.error());
+        if (!list) return ErrorResponseFor(list.error());
         Json out = Json::array();
         for (const auto& s : *list) out.push_back(ServerJson(s));
         return JsonResponse(200, out);
@@ -136,7 +119,7 @@ void AddAdminMcpRoutes(Router& router, const Runtime& rt) {
       "POST", "/v1/mcp/servers",
       [r](const HttpRequest& req) {
         auto body = Body(req);
-        if (!body) return Failure(body.error());
+        if (!body) return ErrorResponseFor(body.error());
         std::string name = Text(*body, "name");
         if (name.empty()) return ErrorResponse(400, "name is required");
         return PutServer(*r, name, *body, 201);
@@ -147,14 +130,14 @@ void AddAdminMcpRoutes(Router& router, const Runtime& rt) {
       [r](const HttpRequest& req) {
         Error e;
         auto s = FindServer(*r, req.params.at("name"), &e);
-        return s ? JsonResponse(200, ServerJson(*s)) : Failure(e);
+        return s ? JsonResponse(200, ServerJson(*s)) : ErrorResponseFor(e);
       },
       blocking);
   router.Add(
       "PUT", "/v1/mcp/servers/{name}",
       [r](const HttpRequest& req) {
         auto body = Body(req);
-        if (!body) return Failure(body.error());
+        if (!body) return ErrorResponseFor(body.error());
         return PutServer(*r, req.params.at("name"), *body, 200);
       },
       blocking);
@@ -162,9 +145,9 @@ void AddAdminMcpRoutes(Router& router, const Runtime& rt) {
       "DELETE", "/v1/mcp/servers/{name}",
       [r](const HttpRequest& req) {
         Error e;
-        if (!FindServer(*r, req.params.at("name"), &e)) return Failure(e);
+        if (!FindServer(*r, req.params.at("name"), &e)) return ErrorResponseFor(e);
         if (auto st = mcp::McpServerStore(r->store()).Remove(req.params.at("name")); !st) {
-          return Failure(st.error());
+          return ErrorResponseFor(st.error());
         }
         return JsonResponse(200, {{"removed", req.params.at("name")}});
       },
@@ -175,9 +158,9 @@ void AddAdminMcpRoutes(Router& router, const Runtime& rt) {
       [r](const HttpRequest& req) {
         McpAccessStore access(r->store());
         auto agents = access.ListAgentGrants(req.params.at("name"));
-        if (!agents) return Failure(agents.error());
+        if (!agents) return ErrorResponseFor(agents.error());
         auto users = access.ListUserGrants(req.params.at("name"));
-        if (!users) return Failure(users.error());
+        if (!users) return ErrorResponseFor(users.error());
         Json out = {{"agents", Json::array()}, {"users", Json::array()}};
         for (const auto& g : *agents) out["agents"].push_back(g.ToJson());
         for (const auto& g : *users) out["users"].push_back(g.ToJson());
@@ -190,16 +173,16 @@ void AddAdminMcpRoutes(Router& router, const Runtime& rt) {
       [r](const HttpRequest& req) {
         auto g =
             McpAccessStore(r->store()).GetAgentGrant(req.params.at("name"), req.params.at("agent"));
-        return g ? JsonResponse(200, g->ToJson()) : Failure(g.error());
+        return g ? JsonResponse(200, g->ToJson()) : ErrorResponseFor(g.error());
       },
       blocking);
   router.Add(
       "PUT", agent_grant,
       [r](const HttpRequest& req) {
         auto body = Body(req);
-        if (!body) return Failure(body.error());
+        if (!body) return ErrorResponseFor(body.error());
         auto filter = FilterFrom(*body);
-        if (!filter) return Failure(filter.error());
+        if (!filter) return ErrorResponseFor(filter.error());
         mcp::AgentGrant g{
             req.params.at("name"),
             req.params.at("agent"),
@@ -207,7 +190,7 @@ void AddAdminMcpRoutes(Router& router, const Runtime& rt) {
             body->value("config_overrides", Json()),
             body->value("enabled", true),
             Text(*body, "granted_by").empty() ? "http" : "http:" + Text(*body, "granted_by")};
-        if (auto st = McpAccessStore(r->store()).PutAgentGrant(g); !st) return Failure(st.error());
+        if (auto st = McpAccessStore(r->store()).PutAgentGrant(g); !st) return ErrorResponseFor(st.error());
         return JsonResponse(200, g.ToJson());
       },
       blocking);
@@ -216,7 +199,7 @@ void AddAdminMcpRoutes(Router& router, const Runtime& rt) {
       [r](const HttpRequest& req) {
         auto st = McpAccessStore(r->store())
                       .RemoveAgentGrant(req.params.at("name"), req.params.at("agent"));
-        return st ? JsonResponse(200, {{"removed", req.params.at("agent")}}) : Failure(st.error());
+        return st ? JsonResponse(200, {{"removed", req.params.at("agent")}}) : ErrorResponseFor(st.error());
       },
       blocking);
   const std::string user_grant = "/v1/mcp/servers/{name}/grants/users/{user}";
@@ -225,20 +208,20 @@ void AddAdminMcpRoutes(Router& router, const Runtime& rt) {
       [r](const HttpRequest& req) {
         auto g =
             McpAccessStore(r->store()).GetUserGrant(req.params.at("name"), req.params.at("user"));
-        return g ? JsonResponse(200, g->ToJson()) : Failure(g.error());
+        return g ? JsonResponse(200, g->ToJson()) : ErrorResponseFor(g.error());
       },
       blocking);
   router.Add(
       "PUT", user_grant,
       [r](const HttpRequest& req) {
         auto body = Body(req);
-        if (!body) return Failure(body.error());
+        if (!body) return ErrorResponseFor(body.error());
         auto filter = FilterFrom(*body);
-        if (!filter) return Failure(filter.error());
+        if (!filter) return ErrorResponseFor(filter.error());
         mcp::UserGrant g{
             req.params.at("name"), req.params.at("user"), *filter, body->value("enabled", true),
             Text(*body, "granted_by").empty() ? "http" : "http:" + Text(*body, "granted_by")};
-        if (auto st = McpAccessStore(r->store()).PutUserGrant(g); !st) return Failure(st.error());
+        if (auto st = McpAccessStore(r->store()).PutUserGrant(g); !st) return ErrorResponseFor(st.error());
         return JsonResponse(200, g.ToJson());
       },
       blocking);
@@ -247,7 +230,7 @@ void AddAdminMcpRoutes(Router& router, const Runtime& rt) {
       [r](const HttpRequest& req) {
         auto st = McpAccessStore(r->store())
                       .RemoveUserGrant(req.params.at("name"), req.params.at("user"));
-        return st ? JsonResponse(200, {{"removed", req.params.at("user")}}) : Failure(st.error());
+        return st ? JsonResponse(200, {{"removed", req.params.at("user")}}) : ErrorResponseFor(st.error());
       },
       blocking);
 
@@ -262,7 +245,7 @@ void AddAdminMcpRoutes(Router& router, const Runtime& rt) {
             return ErrorResponse(400, "status must be pending, approved, rejected or all");
         }
         auto list = McpAccessStore(r->store()).ListRequests(status);
-        if (!list) return Failure(list.error());
+        if (!list) return ErrorResponseFor(list.error());
         Json out = Json::array();
         for (const auto& a : *list) out.push_back(a.ToJson());
         return JsonResponse(200, out);
@@ -272,11 +255,11 @@ void AddAdminMcpRoutes(Router& router, const Runtime& rt) {
       "POST", "/v1/mcp/requests",
       [r](const HttpRequest& req) {
         auto body = Body(req);
-        if (!body) return Failure(body.error());
+        if (!body) return ErrorResponseFor(body.error());
         auto scope = mcp::ParseRequestScope(Text(*body, "scope"));
         if (!scope) return ErrorResponse(400, "scope must be agent or user");
         auto tools = StringList(*body, "tools");
-        if (!tools) return Failure(tools.error());
+        if (!tools) return ErrorResponseFor(tools.error());
         mcp::AccessRequest a;
         a.server = Text(*body, "server");
         a.scope = *scope;
@@ -286,21 +269,21 @@ void AddAdminMcpRoutes(Router& router, const Runtime& rt) {
         a.reason = Text(*body, "reason");
         a.requested_by = Text(*body, "requested_by");
         auto created = McpAccessStore(r->store()).CreateRequest(std::move(a));
-        return created ? JsonResponse(201, created->ToJson()) : Failure(created.error());
+        return created ? JsonResponse(201, created->ToJson()) : ErrorResponseFor(created.error());
       },
       blocking);
   router.Add(
       "GET", "/v1/mcp/requests/{id}",
       [r](const HttpRequest& req) {
         auto a = McpAccessStore(r->store()).GetRequest(req.params.at("id"));
-        return a ? JsonResponse(200, a->ToJson()) : Failure(a.error());
+        return a ? JsonResponse(200, a->ToJson()) : ErrorResponseFor(a.error());
       },
       blocking);
   router.Add(
       "POST", "/v1/mcp/requests/{id}",
       [r](const HttpRequest& req) {
         auto body = Body(req);
-        if (!body) return Failure(body.error());
+        if (!body) return ErrorResponseFor(body.error());
         std::string decision = Text(*body, "decision");
         if (decision != "approve" && decision != "reject") {
           return ErrorResponse(400, "decision must be approve or reject");
@@ -310,7 +293,7 @@ void AddAdminMcpRoutes(Router& router, const Runtime& rt) {
             McpAccessStore(r->store())
                 .ReviewRequest(req.params.at("id"), decision == "approve",
                                reviewer.empty() ? "http" : "http:" + reviewer, Text(*body, "note"));
-        return a ? JsonResponse(200, a->ToJson()) : Failure(a.error());
+        return a ? JsonResponse(200, a->ToJson()) : ErrorResponseFor(a.error());
       },
       blocking);
 
@@ -323,7 +306,7 @@ void AddAdminMcpRoutes(Router& router, const Runtime& rt) {
       "POST", "/v1/mcp/servers/{name}/tools/{tool}/approve-drift",
       [r](const HttpRequest& req) {
         auto st = r->mcp().ApproveDrift(req.params.at("name"), req.params.at("tool"));
-        if (!st) return Failure(st.error());
+        if (!st) return ErrorResponseFor(st.error());
         return JsonResponse(
             200, {{"approved", req.params.at("tool")}, {"server", req.params.at("name")}});
       },

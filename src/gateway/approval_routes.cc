@@ -5,24 +5,6 @@
 namespace clawtools {
 namespace {
 
-int StatusFor(const Error& e) {
-  switch (e.code) {
-    case ErrorCode::kNotFound:
-      return 404;
-    case ErrorCode::kAlreadyExists:
-      return 409;
-    case ErrorCode::kInvalidArgument:
-      return 400;
-    default:
-      return 500;
-  }
-}
-
-HttpResponse Failure(const Error& e) {
-  // Store failures carry backend detail only in for_log; for_model is safe to return.
-  return ErrorResponse(StatusFor(e), e.for_model);
-}
-
 HttpResponse List(const ApprovalManager& manager, const HttpRequest& request) {
   std::string_view wanted = request.Query("status").value_or("all");
   std::optional<ApprovalStatus> status;
@@ -32,7 +14,7 @@ HttpResponse List(const ApprovalManager& manager, const HttpRequest& request) {
       return ErrorResponse(400, "status must be pending, allowed, denied, expired or all");
   }
   auto list = manager.store().List(status);
-  if (!list) return Failure(list.error());
+  if (!list) return ErrorResponseFor(list.error());
   Json out = Json::array();
   for (const auto& a : *list) out.push_back(manager.ToJson(a));
   return JsonResponse(200, out);
@@ -41,7 +23,7 @@ HttpResponse List(const ApprovalManager& manager, const HttpRequest& request) {
 HttpResponse Get(const ApprovalManager& manager, const HttpRequest& request) {
   const std::string& id = request.params.at("id");
   auto a = manager.store().Get(id);
-  if (!a) return Failure(a.error());
+  if (!a) return ErrorResponseFor(a.error());
   if (!*a) return ErrorResponse(404, "no approval request " + id);
   return JsonResponse(200, manager.ToJson(**a));
 }
@@ -61,13 +43,13 @@ HttpResponse Decide(ApprovalManager& manager, const HttpRequest& request) {
     if (!it->get<std::string>().empty()) by += ":" + it->get<std::string>();
   }
   auto decided = manager.Decide(request.params.at("id"), *decision, by);
-  if (!decided) return Failure(decided.error());
+  if (!decided) return ErrorResponseFor(decided.error());
   return JsonResponse(200, manager.ToJson(*decided));
 }
 
 HttpResponse Rules(const ApprovalManager& manager) {
   auto rules = manager.store().Rules(std::nullopt);
-  if (!rules) return Failure(rules.error());
+  if (!rules) return ErrorResponseFor(rules.error());
   Json out = Json::array();
   for (const auto& r : *rules) out.push_back(manager.ToJson(r));
   return JsonResponse(200, out);
@@ -80,7 +62,7 @@ HttpResponse RemoveRule(const ApprovalManager& manager, const HttpRequest& reque
   if (ec != std::errc() || end != text.data() + text.size() || id <= 0) {
     return ErrorResponse(400, "rule id must be a positive integer");
   }
-  if (auto removed = manager.store().RemoveRule(id); !removed) return Failure(removed.error());
+  if (auto removed = manager.store().RemoveRule(id); !removed) return ErrorResponseFor(removed.error());
   return JsonResponse(200, Json{{"removed", id}});
 }
 

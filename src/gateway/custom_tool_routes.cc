@@ -8,28 +8,6 @@ using custom_tools::CustomToolLoader;
 using custom_tools::CustomToolStore;
 using custom_tools::EventNotifier;
 
-HttpResponse Failure(const Error& e) {
-  int status = 500;
-  switch (e.code) {
-    case ErrorCode::kInvalidArgument:
-      status = 400;
-      break;
-    case ErrorCode::kNotFound:
-      status = 404;
-      break;
-    case ErrorCode::kAlreadyExists:
-      status = 409;
-      break;
-    case ErrorCode::kUnavailable:
-      status = 503;
-      break;
-    default:
-      break;
-  }
-  // for_model never carries SQL or paths (store contract).
-  return ErrorResponse(status, e.for_model);
-}
-
 Expected<Json> ParseBody(const HttpRequest& r) {
   Json body = Json::parse(r.body, nullptr, false);
   if (body.is_discarded() || !body.is_object())
@@ -49,13 +27,13 @@ struct Deps {
 
 HttpResponse Create(const Deps& d, const HttpRequest& r) {
   auto body = ParseBody(r);
-  if (!body) return Failure(body.error());
+  if (!body) return ErrorResponseFor(body.error());
   auto def = custom_tools::DefinitionFromJson(*body);
-  if (!def) return Failure(def.error());
+  if (!def) return ErrorResponseFor(def.error());
   if (auto st = custom_tools::ValidateDefinition(*def, d.Reserved()); !st)
-    return Failure(st.error());
+    return ErrorResponseFor(st.error());
   auto stored = d.store.Create(*def);
-  if (!stored) return Failure(stored.error());
+  if (!stored) return ErrorResponseFor(stored.error());
   d.notifier.Publish();
   return JsonResponse(201, custom_tools::DefinitionToJson(*stored));
 }
@@ -64,7 +42,7 @@ HttpResponse List(const Deps& d, const HttpRequest& r) {
   auto agent = r.Query("agent");
   bool global_only = r.Query("scope").value_or("") == "global";
   auto all = d.store.List();
-  if (!all) return Failure(all.error());
+  if (!all) return ErrorResponseFor(all.error());
   Json out = Json::array();
   for (const CustomToolDef& t : *all) {
     if (global_only && t.agent_id) continue;
@@ -77,7 +55,7 @@ HttpResponse List(const Deps& d, const HttpRequest& r) {
 HttpResponse Get(const Deps& d, const HttpRequest& r) {
   const std::string& id = r.params.at("id");
   auto t = d.store.Get(id);
-  if (!t) return Failure(t.error());
+  if (!t) return ErrorResponseFor(t.error());
   if (!*t) return ErrorResponse(404, "no custom tool " + id);
   return JsonResponse(200, custom_tools::DefinitionToJson(**t));
 }
@@ -85,26 +63,26 @@ HttpResponse Get(const Deps& d, const HttpRequest& r) {
 HttpResponse Update(const Deps& d, const HttpRequest& r) {
   const std::string& id = r.params.at("id");
   auto body = ParseBody(r);
-  if (!body) return Failure(body.error());
+  if (!body) return ErrorResponseFor(body.error());
   auto current = d.store.Get(id);
-  if (!current) return Failure(current.error());
+  if (!current) return ErrorResponseFor(current.error());
   if (!*current) return ErrorResponse(404, "no custom tool " + id);
   auto def = custom_tools::ApplyPatch(**current, *body);
-  if (!def) return Failure(def.error());
+  if (!def) return ErrorResponseFor(def.error());
   def->id = id;
   const bool replace_env = body->contains("env");
   // Stored (encrypted) values pass validation too: they hold no NUL.
   if (auto st = custom_tools::ValidateDefinition(*def, d.Reserved()); !st)
-    return Failure(st.error());
+    return ErrorResponseFor(st.error());
   auto stored = d.store.Update(*def, replace_env);
-  if (!stored) return Failure(stored.error());
+  if (!stored) return ErrorResponseFor(stored.error());
   d.notifier.Publish();
   return JsonResponse(200, custom_tools::DefinitionToJson(*stored));
 }
 
 HttpResponse Remove(const Deps& d, const HttpRequest& r) {
   const std::string& id = r.params.at("id");
-  if (auto st = d.store.Remove(id); !st) return Failure(st.error());
+  if (auto st = d.store.Remove(id); !st) return ErrorResponseFor(st.error());
   d.notifier.Publish();
   return JsonResponse(200, Json{{"removed", id}});
 }

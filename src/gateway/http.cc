@@ -28,6 +28,16 @@ HttpResponse ErrorResponse(int status, std::string_view message) {
   return JsonResponse(status, Json{{"error", message}});
 }
 
+HttpResponse ErrorResponseFor(const Error& e) {
+  switch (e.code) {
+    case ErrorCode::kInvalidArgument: return ErrorResponse(400, e.for_model);
+    case ErrorCode::kNotFound: return ErrorResponse(404, e.for_model);
+    case ErrorCode::kAlreadyExists: return ErrorResponse(409, e.for_model);
+    case ErrorCode::kUnavailable: return ErrorResponse(503, e.for_model);
+    default: return ErrorResponse(500, e.for_model);
+  }
+}
+
 static int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/error.h"
 #include "core/json.h"
 
 namespace clawtools {
@@ -37,6 +38,9 @@ struct HttpResponse {
 HttpResponse JsonResponse(int status, const Json& value);
 // {"error": message}
 HttpResponse ErrorResponse(int status, std::string_view message);
+// An error value as a response: invalid argument 400, not found 404, already exists 409,
+// unavailable 503, anything else 500; the body carries for_model (never SQL or paths).
+HttpResponse ErrorResponseFor(const Error& e);
 
 // Splits a request target ("/v1/tools?format=openai") into path and decoded query.
 // False when the target is not origin-form or carries a malformed %-escape.
