@@ -109,7 +109,7 @@ bool Under(std::string_view path, std::string_view dir) {
 }
 
 bool GlobMatches(const Field& f, std::initializer_list<std::string_view> extra,
-                 const std::string_view* probes, size_t n, bool (*pred)(const std::string&)) {
+                 const std::string_view* probes, size_t n, bool (*pred)(std::string_view)) {
   const std::string pattern = NormalizePath(f.text);
   for (size_t i = 0; i < n; ++i) {
     std::string probe(probes[i]);
@@ -124,22 +124,35 @@ bool GlobMatches(const Field& f, std::initializer_list<std::string_view> extra,
   return false;
 }
 
-// /home/NAME/x and /root/x as ~/x: another user's home is as protected as ours.
-std::string HomeRelative(const std::string& p) {
-  if (p.starts_with("/root/")) return "~/" + p.substr(6);
+// /home/NAME/x and /root/x as ~/x: another user's home is as protected as ours. Returns `p`
+// itself unless it is rewritten into `storage`.
+std::string_view HomeRelative(std::string_view p, std::string& storage) {
+  if (p.starts_with("/root/")) {
+    // push_back rather than assign("~/"): g++ 12 reports a false -Wrestrict for the latter.
+    storage.clear();
+    storage.push_back('~');
+    storage.append(p.substr(5));
+    return storage;
+  }
   for (std::string_view home : std::initializer_list<std::string_view>{"/home/"sv, "/Users/"sv}) {
     if (!p.starts_with(home)) continue;
     size_t slash = p.find('/', home.size());
-    if (slash != std::string::npos) return "~" + p.substr(slash);
+    if (slash != std::string_view::npos) {
+      storage.clear();
+      storage.push_back('~');
+      storage.append(p.substr(slash));
+      return storage;
+    }
   }
   return p;
 }
 
-bool CriticalText(const std::string& path) {
-  const std::string p = HomeRelative(path);
+bool CriticalText(std::string_view path) {
+  std::string storage;
+  const std::string_view p = HomeRelative(path, storage);
   if (p == "/" || p == "~" || p.starts_with("~/.") || p == "..") return true;
   if (p.starts_with("../")) return true;
-  if (p.starts_with("~") && p.find('/') == std::string::npos) return true;  // ~user
+  if (p.starts_with("~") && p.find('/') == std::string_view::npos) return true;  // ~user
   for (auto t : kSystemTops) {
     if (p == t) return true;
   }
@@ -148,19 +161,33 @@ bool CriticalText(const std::string& path) {
   }
   for (std::string_view home :
        std::initializer_list<std::string_view>{"/home/"sv, "/Users/"sv}) {  // /home/NAME itself
-    if (p.starts_with(home) && p.find('/', home.size()) == std::string::npos) return true;
+    if (p.starts_with(home) && p.find('/', home.size()) == std::string_view::npos) return true;
   }
   return false;
 }
 
-bool SecretText(const std::string& p) {
-  for (auto frag : kSecretFragments) {
-    if (p.find(frag) != std::string::npos) return true;
+// Only a '/' or a '.' can start a fragment, and every fragment has a second character to compare
+// before the rest (checked below): SecretText relies on both.
+constexpr bool FragmentsStartWithSeparator() {
+  for (std::string_view f : kSecretFragments) {
+    if (f.size() < 2 || (f[0] != '/' && f[0] != '.')) return false;
+  }
+  return true;
+}
+static_assert(FragmentsStartWithSeparator());
+
+bool SecretText(std::string_view p) {
+  for (size_t at = 0; at < p.size(); ++at) {
+    if (p[at] != '/' && p[at] != '.') continue;
+    const std::string_view rest = p.substr(at);
+    for (auto frag : kSecretFragments) {
+      if (rest.size() >= frag.size() && rest[1] == frag[1] && rest.starts_with(frag)) return true;
+    }
   }
   // Private keys: anything in .ssh except public keys, known_hosts and config.
   size_t ssh = p.find(".ssh");
-  if (ssh != std::string::npos) {
-    std::string_view rest = std::string_view(p).substr(ssh + 4);
+  if (ssh != std::string_view::npos) {
+    std::string_view rest = p.substr(ssh + 4);
     if (rest.empty() || rest == "/" || rest == "/*") return true;
     if (rest.starts_with("/")) {
       rest.remove_prefix(1);
@@ -170,23 +197,28 @@ bool SecretText(const std::string& p) {
       }
     }
   }
-  for (std::string_view key : std::initializer_list<std::string_view>{"id_rsa"sv, "id_ed25519"sv,
-                                                                      "id_ecdsa"sv, "id_dsa"sv}) {
-    size_t at = p.find(key);
-    if (at != std::string::npos && !p.ends_with(".pub")) return true;
+  if (p.ends_with(".pub")) return false;
+  for (size_t at = p.find("id_"); at != std::string_view::npos; at = p.find("id_", at + 1)) {
+    const std::string_view key = p.substr(at + 3);
+    if (key.starts_with("rsa") || key.starts_with("ed25519") || key.starts_with("ecdsa") ||
+        key.starts_with("dsa")) {
+      return true;
+    }
   }
   return false;
 }
 
-bool PersistenceText(const std::string& path) {
-  const std::string p = HomeRelative(path);
+bool PersistenceText(std::string_view path) {
+  std::string storage;
+  const std::string_view p = HomeRelative(path, storage);
   for (auto frag : kPersistenceFragments) {
     if (p.starts_with(frag)) return true;
   }
   return false;
 }
 
-bool BlockDeviceText(const std::string& p) {
+bool BlockDeviceText(std::string_view p) {
+  if (!p.starts_with("/dev/")) return false;
   for (std::string_view d : std::initializer_list<std::string_view>{
            "/dev/sd"sv, "/dev/hd"sv, "/dev/vd"sv, "/dev/xvd"sv, "/dev/nvme"sv, "/dev/mmcblk"sv,
            "/dev/mapper/"sv, "/dev/md"sv, "/dev/dm-"sv, "/dev/disk/"sv, "/dev/loop"sv, "/dev/mem"sv,
@@ -196,7 +228,7 @@ bool BlockDeviceText(const std::string& p) {
   return false;
 }
 
-bool SystemWriteText(const std::string& p) {
+bool SystemWriteText(std::string_view p) {
   if (p.starts_with("/dev/tcp/") || p.starts_with("/dev/udp/")) return false;  // reverse_shell's
   if (p.starts_with("/dev/")) {
     for (std::string_view ok :
@@ -218,39 +250,55 @@ bool SystemWriteText(const std::string& p) {
 }  // namespace
 
 std::string NormalizePath(std::string_view in) {
-  std::string p(in);
+  std::string_view p = in;
+  std::string out;
+  // $HOME and ${HOME} are "~"; `out` holds the head ("~", "~user") before the segments.
   for (std::string_view home : std::initializer_list<std::string_view>{"${HOME}"sv, "$HOME"sv}) {
-    if (p.starts_with(home)) p = "~" + p.substr(home.size());
+    if (p.starts_with(home)) {
+      p.remove_prefix(home.size());
+      out.push_back('~');
+      break;
+    }
   }
-  if (p.starts_with("\"") || p.starts_with("'")) return p;
-  const bool absolute = p.starts_with("/");
-  std::vector<std::string> parts;
+  if (out.empty() && (p.starts_with("\"") || p.starts_with("'"))) return std::string(p);
+  if (out.empty() && p.starts_with("~")) {
+    const size_t slash = std::min(p.find('/'), p.size());
+    out = p.substr(0, slash);
+    p.remove_prefix(slash);
+  } else if (!out.empty()) {
+    const size_t slash = std::min(p.find('/'), p.size());
+    out.append(p.substr(0, slash));
+    p.remove_prefix(slash);
+  }
+  const bool absolute = out.empty() && p.starts_with("/");
+  const size_t base = out.size();
+  // The segments are appended to `out` as they come; ".." removes the last one again.
+  const bool leading_slash = absolute || base > 0;
+  auto last_start = [&]() -> size_t {
+    const size_t slash = out.rfind('/');
+    return slash == std::string::npos || slash < base ? base : slash;
+  };
+  auto last = [&]() {
+    const size_t at = last_start();
+    return std::string_view(out).substr(at + (at < out.size() && out[at] == '/' ? 1 : 0));
+  };
   size_t i = 0;
-  std::string head;
-  if (p.starts_with("~")) {
-    size_t slash = p.find('/');
-    head = p.substr(0, slash);
-    i = slash == std::string::npos ? p.size() : slash;
-  }
   while (i < p.size()) {
-    size_t j = p.find('/', i);
-    if (j == std::string::npos) j = p.size();
-    std::string seg = p.substr(i, j - i);
+    size_t j = std::min(p.find('/', i), p.size());
+    const std::string_view seg = p.substr(i, j - i);
     i = j + 1;
     if (seg.empty() || seg == ".") continue;
-    if (seg == ".." && !parts.empty() && parts.back() != "..") {
-      parts.pop_back();
+    if (seg == ".." && out.size() > base && last() != "..") {
+      out.resize(last_start());
       continue;
     }
-    if (seg == ".." && (absolute || !head.empty())) continue;  // /.. is /; ~/.. stays at ~
-    parts.push_back(std::move(seg));
+    if (seg == ".." && leading_slash) continue;  // /.. is /; ~/.. stays at ~
+    if (leading_slash || out.size() > base) out += '/';
+    out.append(seg);
   }
   // "dir/*" and "dir/." name everything in dir: as bad as dir itself for deletion.
-  if (!parts.empty() && (parts.back() == "*" || parts.back() == ".*")) parts.pop_back();
-  std::string out = head;
-  if (absolute) out = "";
-  for (const auto& s : parts) out += (out.empty() && !absolute && head.empty() ? "" : "/") + s;
-  if (out.empty()) out = absolute ? "/" : (head.empty() ? "." : head);
+  if (out.size() > base && (last() == "*" || last() == ".*")) out.resize(last_start());
+  if (out.empty()) out.push_back(absolute ? '/' : '.');
   return out;
 }
 
@@ -293,12 +341,21 @@ bool IsCriticalPath(const Field& f) {
 
 bool MentionsSecretPath(const Field& f) {
   // Every protected path has a '/' or a dotted name; most words have neither.
-  if (f.text.find_first_of("/.") == std::string::npos) return false;
+  if (std::none_of(f.text.begin(), f.text.end(), [](char c) { return c == '/' || c == '.'; }))
+    return false;
   if (f.glob && GlobMatches(f, {}, kSecretProbes, std::size(kSecretProbes), SecretText))
     return true;
-  std::string p = f.text;
-  for (std::string_view home : std::initializer_list<std::string_view>{"${HOME}"sv, "$HOME"sv}) {
-    for (size_t at; (at = p.find(home)) != std::string::npos;) p.replace(at, home.size(), "~");
+  if (f.text.find('$') == std::string::npos) return SecretText(f.text);
+  // ${HOME} and $HOME as "~"; their occurrences cannot overlap, so one pass replaces both.
+  std::string p;
+  for (std::string_view t = f.text; !t.empty();) {
+    if (t.starts_with("${HOME}") || t.starts_with("$HOME")) {
+      p.push_back('~');
+      t.remove_prefix(t[1] == '{' ? 7 : 5);
+    } else {
+      p.push_back(t[0]);
+      t.remove_prefix(1);
+    }
   }
   return SecretText(p);
 }
