@@ -424,7 +424,11 @@ class Analyzer final : public ExpansionHooks {
     if (!written_.empty()) RunWrittenScript(inv, 0);
     Unwrap(inv);
     if (prog == "cd" || prog == "pushd") ChangeDirectory(inv);
-    ApplyRules(env_.cwd && env_.cwd->empty() ? inv : Resolved(inv), findings_);
+    if (env_.cwd && env_.cwd->empty()) {
+      ApplyRules(inv, findings_);
+    } else {
+      ApplyRules(Resolved(inv), findings_);
+    }
     if (IsDownloader(prog)) TrackDownloads(inv);
     if (std::any_of(inv.argv.begin(), inv.argv.end(), [](const Field& f) { return f.dynamic; })) {
       Stream out;

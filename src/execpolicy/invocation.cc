@@ -1,6 +1,7 @@
 #include "execpolicy/invocation.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 
 #include "execpolicy/rules.h"
@@ -32,34 +33,72 @@ const std::string& Invocation::Canonical() const {
   return *canonical_;
 }
 
-std::string QuoteField(const Field& f) {
+namespace {
+
+// Bytes a word may consist of and still be shown without quotes.
+constexpr auto kBare = [] {
+  std::array<bool, 256> bare{};
+  for (int c = 0; c < 256; ++c) {
+    bare[c] =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+        std::string_view("_@%+=:,./-~^{}").find(static_cast<char>(c)) != std::string_view::npos;
+  }
+  return bare;
+}();
+
+void AppendQuoted(std::string& out, const Field& f) {
   const std::string& t = f.text;
-  if (f.dynamic || f.glob) return t;  // shown as written: $X, $(...), *.o
-  if (t.empty()) return "''";
-  const bool plain = std::all_of(t.begin(), t.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) ||
-           std::string_view("_@%+=:,./-~^{}").find(c) != std::string_view::npos;
-  });
-  if (plain) return t;
-  std::string q = "'";
-  for (char c : t) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
+  if (f.dynamic || f.glob) {  // shown as written: $X, $(...), *.o
+    out += t;
+    return;
+  }
+  if (t.empty()) {
+    out += "''";
+    return;
+  }
+  if (std::all_of(t.begin(), t.end(),
+                  [](char c) { return kBare[static_cast<unsigned char>(c)]; })) {
+    out += t;
+    return;
+  }
+  out += '\'';
+  for (char c : t) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  out += '\'';
+}
+
+}  // namespace
+
+std::string QuoteField(const Field& f) {
+  std::string q;
+  AppendQuoted(q, f);
+  return q;
 }
 
 std::string Invocation::Canonical(bool with_redirects) const {
   std::string s;
   for (const auto& [name, value] : env) {
     if (!s.empty()) s += ' ';
-    s += name + "=" + QuoteField(value);
+    s += name;
+    s += '=';
+    AppendQuoted(s, value);
   }
   for (const Field& f : argv) {
     if (!s.empty()) s += ' ';
-    s += QuoteField(f);
+    AppendQuoted(s, f);
   }
   if (with_redirects) {
     for (const RedirectInfo& r : redirects) {
       if (!s.empty()) s += ' ';
-      s += (r.fd >= 0 ? std::to_string(r.fd) : "") + r.op + " " + QuoteField(r.target);
+      if (r.fd >= 0) s += std::to_string(r.fd);
+      s += r.op;
+      s += ' ';
+      AppendQuoted(s, r.target);
     }
   }
   return s;

@@ -580,6 +580,12 @@ class Parser {
   }
 
   bool TryRedirect(Command& cmd) {
+    // Called before every word: most words cannot start a redirection, so say so at once.
+    const char first = Peek();
+    if (first != '<' && first != '>' && first != '&' && first != '{' &&
+        !std::isdigit(static_cast<unsigned char>(first))) {
+      return false;
+    }
     size_t start = pos_;
     int fd = -1;
     size_t i = pos_;
