@@ -1,6 +1,11 @@
 #include "execpolicy/rules.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <unordered_map>
 
 namespace clawtools::execpolicy {
 
@@ -56,17 +61,67 @@ bool IsShell(std::string_view p) {
   return false;
 }
 
-bool ProgramIs(const Invocation& inv, std::initializer_list<std::string_view> names) {
-  const std::string p = inv.Program();
-  return std::find(names.begin(), names.end(), p) != names.end();
-}
+namespace {
+
+// Bit i stands for the i-th check of the concatenated tables.
+using RuleSet = uint64_t;
+
+class RuleIndex {
+ public:
+  RuleIndex() {
+    for (std::span<const Rule> table :
+         {DestructiveRules(), SystemRules(), PathRules(), NetworkRules(), InjectionRules()}) {
+      rules_.insert(rules_.end(), table.begin(), table.end());
+    }
+    // Thrown out of AnalyzeCommand's first call, which then denies (fail closed).
+    if (rules_.size() > std::numeric_limits<RuleSet>::digits)
+      throw std::length_error("more rule checks than a RuleSet holds");
+    for (size_t i = 0; i < rules_.size(); ++i) {
+      const RuleSet bit = RuleSet{1} << i;
+      const Rule& rule = rules_[i];
+      if (rule.programs.empty()) every_ |= bit;
+      if (rule.redirects) with_redirects_ |= bit;
+      for (std::string_view names = rule.programs; !names.empty();) {
+        const size_t space = std::min(names.find(' '), names.size());
+        const std::string_view name = names.substr(0, space);
+        names.remove_prefix(std::min(space + 1, names.size()));
+        if (name.ends_with('*')) {
+          prefixes_.emplace_back(name.substr(0, name.size() - 1), bit);
+        } else if (!name.empty()) {
+          by_name_[name] |= bit;
+        }
+      }
+    }
+  }
+
+  RuleSet For(const Invocation& inv, std::string_view program) const {
+    RuleSet set = every_;
+    if (!inv.redirects.empty()) set |= with_redirects_;
+    if (auto it = by_name_.find(program); it != by_name_.end()) set |= it->second;
+    for (const auto& [prefix, bits] : prefixes_) {
+      if (program.starts_with(prefix)) set |= bits;
+    }
+    return set;
+  }
+
+  const Rule& operator[](size_t i) const { return rules_[i]; }
+
+ private:
+  std::vector<Rule> rules_;
+  RuleSet every_ = 0, with_redirects_ = 0;
+  std::unordered_map<std::string_view, RuleSet> by_name_;
+  std::vector<std::pair<std::string_view, RuleSet>> prefixes_;
+};
+
+}  // namespace
 
 void ApplyRules(const Invocation& inv, Findings& out) {
-  CheckDestructive(inv, out);
-  CheckSystem(inv, out);
-  CheckPaths(inv, out);
-  CheckNetwork(inv, out);
-  CheckInjection(inv, out);
+  if (out.denied()) return;
+  static const RuleIndex index;
+  const RuleInput in(inv);
+  for (RuleSet set = index.For(inv, in.program); set != 0 && !out.denied(); set &= set - 1) {
+    index[std::countr_zero(set)].check(in, out);
+  }
 }
 
 }  // namespace clawtools::execpolicy

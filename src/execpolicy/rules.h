@@ -8,6 +8,8 @@
 // analyzer but report under the same groups.
 #pragma once
 
+#include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -23,22 +25,45 @@ struct GroupInfo {
 
 const std::vector<GroupInfo>& RuleGroups();
 
-// Every group's table, in order; findings go to `out` (which drops disabled groups).
+// Every check that concerns the invocation, in table order; findings go to `out` (which drops
+// disabled groups). Nothing is checked once `out` holds a deny: no later finding could count.
 void ApplyRules(const Invocation& inv, Findings& out);
 
-// One function per family of groups (rules_*.cc).
-void CheckDestructive(const Invocation& inv, Findings& out);  // destructive_fs, disk
-void CheckSystem(const Invocation& inv, Findings& out);       // system_control, process_control,
-                                                         // privilege_escalation, container_escape
-void CheckPaths(const Invocation& inv, Findings& out);  // dangerous_paths, secret_read,
-                                                        // persistence, env_dump
-void CheckNetwork(const Invocation& inv,
-                  Findings& out);  // reverse_shell, data_exfiltration,
-                                   // network_recon, crypto_mining, network_tools
-void CheckInjection(const Invocation& inv, Findings& out);  // code_injection_env, package_install
+// What a check sees: the invocation, its program name, and the files it writes.
+class RuleInput {
+ public:
+  explicit RuleInput(const Invocation& inv) : inv(inv), program(inv.Program()) {}
+  const Invocation& inv;
+  const std::string_view program;  // inv.Program()
+  // Output redirections, tee operands, cp/mv/ln/install destinations, sed -i and dd of=
+  // targets (rules_paths.cc); computed on first use.
+  const std::vector<Field>& Written() const;
+
+ private:
+  mutable std::optional<std::vector<Field>> written_;
+};
+
+// One check of a table. Checks are indexed by program name so that a command only runs the
+// checks that can concern it, plus those that look at every command.
+struct Rule {
+  void (*check)(const RuleInput& in, Findings& out);
+  // The program names the check concerns, separated by spaces; "name*" stands for every name
+  // starting with "name"; empty: every command.
+  std::string_view programs;
+  bool redirects = false;  // also every command with a redirection
+};
+
+// The tables of the group families (rules_*.cc), in the order their checks run. A check must
+// find nothing for a program it does not list (unless it has redirections and `redirects`).
+std::span<const Rule> DestructiveRules();  // destructive_fs, disk
+std::span<const Rule> SystemRules();       // system_control, process_control, privilege_escalation,
+                                           // container_escape
+std::span<const Rule> PathRules();         // dangerous_paths, secret_read, persistence, env_dump
+std::span<const Rule> NetworkRules();      // reverse_shell, data_exfiltration, network_recon,
+                                           // crypto_mining, network_tools
+std::span<const Rule> InjectionRules();    // code_injection_env, package_install
 
 // Helpers shared by the tables.
 bool IsShell(std::string_view program);
-bool ProgramIs(const Invocation& inv, std::initializer_list<std::string_view> names);
 
 }  // namespace clawtools::execpolicy

@@ -21,7 +21,8 @@ const ArgSpec kRm = {"",
                       {"no-preserve-root"},
                       {"preserve-root"}}};
 
-void Rm(const Invocation& inv, Findings& out) {
+void Rm(const RuleInput& in, Findings& out) {
+  const Invocation& inv = in.inv;
   ParsedArgs a = ParseArgs(inv.argv, 1, kRm);
   const bool recursive = a.Has('r') || a.Has('R');
   const std::string& m = inv.Canonical();
@@ -44,7 +45,8 @@ void Rm(const Invocation& inv, Findings& out) {
   }
 }
 
-void Find(const Invocation& inv, Findings& out) {
+void Find(const RuleInput& in, Findings& out) {
+  const Invocation& inv = in.inv;
   const bool deletes = std::any_of(inv.argv.begin(), inv.argv.end(),
                                    [](const Field& f) { return f.text == "-delete"; });
   if (!deletes) return;
@@ -60,8 +62,9 @@ void Find(const Invocation& inv, Findings& out) {
   }
 }
 
-void Windows(const Invocation& inv, Findings& out) {
-  const std::string_view p = inv.Program();
+void Windows(const RuleInput& in, Findings& out) {
+  const Invocation& inv = in.inv;
+  const std::string_view p = in.program;
   auto has = [&](std::initializer_list<std::string_view> flags) {
     for (size_t i = 1; i < inv.argv.size(); ++i) {
       std::string w = inv.Word(i);
@@ -83,8 +86,9 @@ void Windows(const Invocation& inv, Findings& out) {
   }
 }
 
-void MoveAndSync(const Invocation& inv, Findings& out) {
-  const std::string_view p = inv.Program();
+void MoveAndSync(const RuleInput& in, Findings& out) {
+  const Invocation& inv = in.inv;
+  const std::string_view p = in.program;
   if (p == "mv") {
     ParsedArgs a =
         ParseArgs(inv.argv, 1, {"tS", {{"target-directory", 't', true}, {"suffix", 'S', true}}});
@@ -126,8 +130,9 @@ void MoveAndSync(const Invocation& inv, Findings& out) {
   }
 }
 
-void Disk(const Invocation& inv, Findings& out) {
-  const std::string_view p = inv.Program();
+void Disk(const RuleInput& in, Findings& out) {
+  const Invocation& inv = in.inv;
+  const std::string_view p = in.program;
   const std::string& m = inv.Canonical();
   if (p.starts_with("mkfs") || p.starts_with("mke2fs") || p == "mkswap" || p == "mkdosfs" ||
       p == "mkntfs" || p == "wipefs" || p == "blkdiscard" || p == "diskpart") {
@@ -189,15 +194,19 @@ void Disk(const Invocation& inv, Findings& out) {
 
 }  // namespace
 
-void CheckDestructive(const Invocation& inv, Findings& out) {
-  if (!inv.argv.empty()) {
-    const std::string_view p = inv.Program();
-    if (p == "rm" || p == "unlink") Rm(inv, out);
-    if (p == "find") Find(inv, out);
-    Windows(inv, out);
-    MoveAndSync(inv, out);
-  }
-  Disk(inv, out);
+std::span<const Rule> DestructiveRules() {
+  static constexpr Rule kRules[] = {
+      {Rm, "rm unlink"},
+      {Find, "find"},
+      {Windows, "del erase rmdir rd Remove-Item ri format"},
+      {MoveAndSync, "mv rsync shred srm wipe truncate"},
+      {Disk,
+       "mkfs* mke2fs* mkswap mkdosfs mkntfs wipefs blkdiscard diskpart fdisk sfdisk cfdisk gdisk "
+       "sgdisk parted cryptsetup zpool badblocks lvremove vgremove pvremove hdparm dd tee cp pv "
+       "install ddrescue",
+       /*redirects=*/true},
+  };
+  return kRules;
 }
 
 }  // namespace clawtools::execpolicy

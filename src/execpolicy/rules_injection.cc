@@ -113,38 +113,53 @@ bool SedExecutes(const std::string& script) {
   return false;
 }
 
-void CodeInjection(const Invocation& inv, Findings& out) {
-  constexpr std::string_view g = "code_injection_env";
-  auto check_var = [&](const std::string& name, const std::string& value) {
-    for (auto v : kInjectionVars) {
-      if (name == v &&
-          !(name == "PS4" && value.find("$(") == std::string::npos &&
-            value.find('`') == std::string::npos) &&
-          !(name == "ENV" && value.empty())) {
-        out.Deny(g, "env_" + Lower(name), name + "= makes programs load or run other code",
-                 inv.Canonical());
-        return true;
-      }
-    }
-    return false;
-  };
-  for (const auto& [name, value] : inv.env) {
-    if (check_var(name, value.text)) return;
-  }
-  if (inv.argv.empty()) return;
-  const std::string_view p = inv.Program();
-  const std::string& m = inv.Canonical();
-  if (p == "export" || p == "declare" || p == "typeset" || p == "local" || p == "readonly") {
-    for (size_t i = 1; i < inv.argv.size(); ++i) {
-      const std::string& w = inv.Word(i);
-      size_t eq = w.find('=');
-      if (eq != std::string::npos && check_var(w.substr(0, eq), w.substr(eq + 1))) return;
+constexpr std::string_view kInjection = "code_injection_env";
+
+// NAME=value, as a prefix or an export: true (and a finding) when NAME makes programs run code.
+bool InjectionVariable(const Invocation& inv, const std::string& name, const std::string& value,
+                       Findings& out) {
+  for (auto v : kInjectionVars) {
+    if (name == v &&
+        !(name == "PS4" && value.find("$(") == std::string::npos &&
+          value.find('`') == std::string::npos) &&
+        !(name == "ENV" && value.empty())) {
+      out.Deny(kInjection, "env_" + Lower(name), name + "= makes programs load or run other code",
+               inv.Canonical());
+      return true;
     }
   }
-  for (const Field& f : inv.argv) {
+  return false;
+}
+
+void EnvPrefixes(const RuleInput& in, Findings& out) {
+  for (const auto& [name, value] : in.inv.env) {
+    if (InjectionVariable(in.inv, name, value.text, out)) return;
+  }
+}
+
+void Exports(const RuleInput& in, Findings& out) {
+  const Invocation& inv = in.inv;
+  for (size_t i = 1; i < inv.argv.size(); ++i) {
+    const std::string& w = inv.Word(i);
+    size_t eq = w.find('=');
+    if (eq != std::string::npos && InjectionVariable(inv, w.substr(0, eq), w.substr(eq + 1), out))
+      return;
+  }
+}
+
+void PromptExpansion(const RuleInput& in, Findings& out) {
+  for (const Field& f : in.inv.argv) {
     if (f.taint & kTaintPrompt)
-      return out.Deny(g, "prompt_expansion", "${var@P} runs command substitutions", m);
+      return out.Deny(kInjection, "prompt_expansion", "${var@P} runs command substitutions",
+                      in.inv.Canonical());
   }
+}
+
+void ExecOptions(const RuleInput& in, Findings& out) {
+  constexpr std::string_view g = kInjection;
+  const Invocation& inv = in.inv;
+  const std::string_view p = in.program;
+  const std::string& m = inv.Canonical();
   if (p == "git") {
     for (size_t i = 1; i < inv.argv.size(); ++i) {
       const std::string& w = inv.Word(i);
@@ -254,9 +269,9 @@ void CodeInjection(const Invocation& inv, Findings& out) {
   }
 }
 
-void PackageInstall(const Invocation& inv, Findings& out) {
-  if (inv.argv.empty()) return;
-  const std::string_view p = inv.Program();
+void PackageInstall(const RuleInput& in, Findings& out) {
+  const Invocation& inv = in.inv;
+  const std::string_view p = in.program;
   auto verb_in = [&](size_t from, std::initializer_list<std::string_view> verbs) {
     for (size_t i = from; i < inv.argv.size(); ++i) {
       const std::string& w = inv.Word(i);
@@ -324,9 +339,20 @@ void PackageInstall(const Invocation& inv, Findings& out) {
 
 }  // namespace
 
-void CheckInjection(const Invocation& inv, Findings& out) {
-  CodeInjection(inv, out);
-  PackageInstall(inv, out);
+std::span<const Rule> InjectionRules() {
+  static constexpr Rule kRules[] = {
+      {EnvPrefixes, ""},
+      {Exports, "export declare typeset local readonly"},
+      {PromptExpansion, ""},
+      {ExecOptions,
+       "git rg grep ugrep sort tar bsdtar gtar zip sed gsed man ssh scp sftp vim vi nvim ex "
+       "history"},
+      {PackageInstall,
+       "pip* python* pypy* pipx uv poetry pdm conda mamba micromamba npm pnpm yarn bun cnpm npx "
+       "bunx pnpx apt apt-get aptitude dnf yum zypper microdnf apk brew snap flatpak port choco "
+       "winget scoop emerge pkg pacman dpkg rpm gem cargo composer nix-env opam cpan cpanm go"},
+  };
+  return kRules;
 }
 
 }  // namespace clawtools::execpolicy

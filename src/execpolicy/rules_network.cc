@@ -18,13 +18,11 @@ std::string Lower(std::string s) {
   return s;
 }
 
-bool IsSocketTool(std::string_view p) {
-  return p == "nc" || p == "ncat" || p == "netcat" || p == "nc.traditional" || p == "nc.openbsd" ||
-         p == "socat" || p == "telnet" || p == "openssl" || p == "cryptcat" || p == "pwncat";
-}
+constexpr std::string_view kReverseShell = "reverse_shell";
 
-void ReverseShell(const Invocation& inv, std::string_view p, Findings& out) {
-  constexpr std::string_view g = "reverse_shell";
+void DevTcp(const RuleInput& in, Findings& out) {
+  constexpr std::string_view g = kReverseShell;
+  const Invocation& inv = in.inv;
   for (const Field& f : inv.argv) {
     if (Contains(f.text, "/dev/") &&
         (Contains(f.text, "/dev/tcp/") || Contains(f.text, "/dev/udp/"))) {
@@ -38,7 +36,12 @@ void ReverseShell(const Invocation& inv, std::string_view p, Findings& out) {
                       inv.Canonical(true));
     }
   }
-  if (inv.argv.empty() || !IsSocketTool(p)) return;
+}
+
+void SocketTools(const RuleInput& in, Findings& out) {
+  constexpr std::string_view g = kReverseShell;
+  const Invocation& inv = in.inv;
+  const std::string_view p = in.program;
   const std::string& m = inv.Canonical();
   if (p != "socat" && p != "openssl") {
     for (size_t i = 1; i < inv.argv.size(); ++i) {
@@ -71,17 +74,25 @@ void ReverseShell(const Invocation& inv, std::string_view p, Findings& out) {
   if (p == "socat") return out.Ask(g, "socat", "socat relays arbitrary connections", m);
 }
 
-void Exfiltration(const Invocation& inv, std::string_view p, Findings& out) {
-  constexpr std::string_view g = "data_exfiltration";
-  const std::string& m = inv.Canonical();
-  for (const Field& f : inv.argv) {
+constexpr std::string_view kExfiltration = "data_exfiltration";
+
+void CloudMetadata(const RuleInput& in, Findings& out) {
+  for (const Field& f : in.inv.argv) {
     for (std::string_view host : std::initializer_list<std::string_view>{
              "169.254.169.254"sv, "metadata.google.internal"sv, "100.100.100.200"sv,
              "fd00:ec2::254"sv, "169.254.170.2"sv, "metadata.azure"sv}) {
       if (Contains(f.text, host))
-        return out.Deny(g, "cloud_metadata", "reads the cloud metadata service (credentials)", m);
+        return out.Deny(kExfiltration, "cloud_metadata",
+                        "reads the cloud metadata service (credentials)", in.inv.Canonical());
     }
   }
+}
+
+void Uploads(const RuleInput& in, Findings& out) {
+  constexpr std::string_view g = kExfiltration;
+  const Invocation& inv = in.inv;
+  const std::string_view p = in.program;
+  const std::string& m = inv.Canonical();
   if (p == "curl") {
     for (size_t i = 1; i < inv.argv.size(); ++i) {
       const std::string& w = inv.Word(i);
@@ -117,7 +128,9 @@ void Exfiltration(const Invocation& inv, std::string_view p, Findings& out) {
   }
 }
 
-void Recon(const Invocation& inv, std::string_view p, Findings& out) {
+void Recon(const RuleInput& in, Findings& out) {
+  const Invocation& inv = in.inv;
+  const std::string_view p = in.program;
   const std::string& m = inv.Canonical();
   for (std::string_view s : std::initializer_list<std::string_view>{
            "nmap"sv, "masscan"sv, "zmap"sv, "rustscan"sv, "unicornscan"sv, "hping3"sv, "arp-scan"sv,
@@ -145,15 +158,14 @@ void Recon(const Invocation& inv, std::string_view p, Findings& out) {
   }
 }
 
-void Mining(const Invocation& inv, std::string_view p, Findings& out) {
-  for (std::string_view s : std::initializer_list<std::string_view>{
-           "xmrig"sv, "cpuminer"sv, "minerd"sv, "cgminer"sv, "bfgminer"sv, "ethminer"sv,
-           "nbminer"sv, "t-rex"sv, "phoenixminer"sv, "lolminer"sv, "gminer"sv, "claymore"sv,
-           "xmr-stak"sv, "nanominer"sv, "teamredminer"sv, "srbminer"sv, "ccminer"sv}) {
-    if (p == s)
-      return out.Deny("crypto_mining", "miner", std::string(p) + " mines cryptocurrency",
-                      inv.Canonical());
-  }
+// The table lists the miners' names.
+void Miner(const RuleInput& in, Findings& out) {
+  out.Deny("crypto_mining", "miner", std::string(in.program) + " mines cryptocurrency",
+           in.inv.Canonical());
+}
+
+void MiningPool(const RuleInput& in, Findings& out) {
+  const Invocation& inv = in.inv;
   for (const Field& f : inv.argv) {
     if (!Contains(f.text, "tratum") && !Contains(f.text, "TRATUM")) continue;
     if (Contains(Lower(f.text), "stratum+tcp://") || Contains(Lower(f.text), "stratum+ssl://") ||
@@ -163,7 +175,9 @@ void Mining(const Invocation& inv, std::string_view p, Findings& out) {
   }
 }
 
-void NetworkTools(const Invocation& inv, std::string_view p, Findings& out) {
+void NetworkTools(const RuleInput& in, Findings& out) {
+  const Invocation& inv = in.inv;
+  const std::string_view p = in.program;
   if (!out.GroupEnabled("network_tools")) return;
   for (std::string_view s : std::initializer_list<std::string_view>{
            "curl"sv, "wget"sv, "ssh"sv, "scp"sv, "sftp"sv, "nc"sv, "ncat"sv, "netcat"sv, "telnet"sv,
@@ -184,14 +198,25 @@ void NetworkTools(const Invocation& inv, std::string_view p, Findings& out) {
 
 }  // namespace
 
-void CheckNetwork(const Invocation& inv, Findings& out) {
-  const std::string_view p = inv.Program();
-  ReverseShell(inv, p, out);
-  if (inv.argv.empty()) return;
-  Exfiltration(inv, p, out);
-  Recon(inv, p, out);
-  Mining(inv, p, out);
-  NetworkTools(inv, p, out);
+std::span<const Rule> NetworkRules() {
+  static constexpr Rule kRules[] = {
+      {DevTcp, ""},
+      {SocketTools,
+       "nc ncat netcat nc.traditional nc.openbsd socat telnet openssl cryptcat pwncat"},
+      {CloudMetadata, ""},
+      {Uploads, "curl wget nslookup dig host drill nc ncat netcat"},
+      {Recon,
+       "nmap masscan zmap rustscan unicornscan hping3 arp-scan nikto zgrab naabu chisel frpc frps "
+       "ngrok cloudflared bore lt localtunnel sshuttle ligolo inlets pagekite iodine dnscat ssh "
+       "scp sftp autossh"},
+      {Miner,
+       "xmrig cpuminer minerd cgminer bfgminer ethminer nbminer t-rex phoenixminer lolminer gminer "
+       "claymore xmr-stak nanominer teamredminer srbminer ccminer"},
+      {MiningPool, ""},
+      {NetworkTools,
+       "curl wget ssh scp sftp nc ncat netcat telnet ftp aria2c http xh rsync socat git"},
+  };
+  return kRules;
 }
 
 }  // namespace clawtools::execpolicy

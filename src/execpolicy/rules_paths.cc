@@ -56,37 +56,39 @@ std::vector<Field> WrittenFiles(const Invocation& inv) {
   return out;
 }
 
-void DangerousPaths(const Invocation& inv, const std::vector<Field>& written, Findings& out) {
-  constexpr std::string_view g = "dangerous_paths";
-  for (const Field& f : written) {
+void SystemWrites(const RuleInput& in, Findings& out) {
+  for (const Field& f : in.Written()) {
     if (IsSystemWritePath(f) && !IsBlockDevice(f) && !IsPersistencePath(f)) {
-      return out.Deny(g, "write_system", "writes to " + f.text + ", a system location",
-                      inv.Canonical(true));
-    }
-  }
-  if (inv.argv.empty()) return;
-  const std::string_view p = inv.Program();
-  if (p == "chmod" || p == "chown" || p == "chgrp" || p == "chattr" || p == "setfacl") {
-    ParsedArgs a = ParseArgs(inv.argv, 1, {"", {{"recursive", 'R'}, {"reference", 0, true}}});
-    for (size_t k = 1; k < a.operands.size(); ++k) {
-      const Field& f = inv.argv[a.operands[k]];
-      if (IsSystemWritePath(f) || (a.Has('R') && IsCriticalPath(f))) {
-        return out.Deny(g, std::string(p) + "_system",
-                        std::string(p) + " changes " + f.text + ", a system path", inv.Canonical());
-      }
-      const std::string n = NormalizePath(f.text);
-      if (p == "chmod" && inv.Word(a.operands[0]).find('x') != std::string::npos &&
-          (n.starts_with("/tmp/") || n.starts_with("/var/tmp/") || n.starts_with("/dev/shm/"))) {
-        return out.Deny(g, "chmod_exec_tmp", "chmod +x in a shared temporary directory",
-                        inv.Canonical());
-      }
+      return out.Deny("dangerous_paths", "write_system",
+                      "writes to " + f.text + ", a system location", in.inv.Canonical(true));
     }
   }
 }
 
-void SecretRead(const Invocation& inv, Findings& out) {
+void ModeChanges(const RuleInput& in, Findings& out) {
+  constexpr std::string_view g = "dangerous_paths";
+  const Invocation& inv = in.inv;
+  const std::string_view p = in.program;
+  ParsedArgs a = ParseArgs(inv.argv, 1, {"", {{"recursive", 'R'}, {"reference", 0, true}}});
+  for (size_t k = 1; k < a.operands.size(); ++k) {
+    const Field& f = inv.argv[a.operands[k]];
+    if (IsSystemWritePath(f) || (a.Has('R') && IsCriticalPath(f))) {
+      return out.Deny(g, std::string(p) + "_system",
+                      std::string(p) + " changes " + f.text + ", a system path", inv.Canonical());
+    }
+    const std::string n = NormalizePath(f.text);
+    if (p == "chmod" && inv.Word(a.operands[0]).find('x') != std::string::npos &&
+        (n.starts_with("/tmp/") || n.starts_with("/var/tmp/") || n.starts_with("/dev/shm/"))) {
+      return out.Deny(g, "chmod_exec_tmp", "chmod +x in a shared temporary directory",
+                      inv.Canonical());
+    }
+  }
+}
+
+void SecretRead(const RuleInput& in, Findings& out) {
   constexpr std::string_view g = "secret_read";
-  const std::string_view p = inv.Program();
+  const Invocation& inv = in.inv;
+  const std::string_view p = in.program;
   // Listing, creating and fixing permissions reveal nothing.
   for (std::string_view ok : std::initializer_list<std::string_view>{
            "ls"sv, "stat"sv, "chmod"sv, "mkdir"sv, "test"sv, "["sv, "ssh-keygen"sv, "touch"sv}) {
@@ -109,16 +111,19 @@ void SecretRead(const Invocation& inv, Findings& out) {
   }
 }
 
-void Persistence(const Invocation& inv, const std::vector<Field>& written, Findings& out) {
-  constexpr std::string_view g = "persistence";
-  for (const Field& f : written) {
+void StartupFiles(const RuleInput& in, Findings& out) {
+  for (const Field& f : in.Written()) {
     if (IsPersistencePath(f)) {
-      return out.Deny(g, "startup_file", "writes to " + f.text + ", which runs code later",
-                      inv.Canonical(true));
+      return out.Deny("persistence", "startup_file",
+                      "writes to " + f.text + ", which runs code later", in.inv.Canonical(true));
     }
   }
-  if (inv.argv.empty()) return;
-  const std::string_view p = inv.Program();
+}
+
+void Scheduling(const RuleInput& in, Findings& out) {
+  constexpr std::string_view g = "persistence";
+  const Invocation& inv = in.inv;
+  const std::string_view p = in.program;
   const std::string& m = inv.Canonical();
   if (p == "crontab") {
     ParsedArgs a = ParseArgs(inv.argv, 1, {"u"});
@@ -140,19 +145,24 @@ void Persistence(const Invocation& inv, const std::vector<Field>& written, Findi
   }
 }
 
-void EnvDump(const Invocation& inv, Findings& out) {
-  constexpr std::string_view g = "env_dump";
-  const std::string m = inv.Canonical(true);
+void ProcEnviron(const RuleInput& in, Findings& out) {
+  const Invocation& inv = in.inv;
   for (size_t i = 1; i < inv.argv.size(); ++i) {
     if (MentionsProcEnviron(inv.argv[i]))
-      return out.Deny(g, "proc_environ", "reads a process environment", m);
+      return out.Deny("env_dump", "proc_environ", "reads a process environment",
+                      inv.Canonical(true));
   }
   for (const RedirectInfo& r : inv.redirects) {
     if (r.IsRead() && MentionsProcEnviron(r.target))
-      return out.Deny(g, "proc_environ", "reads a process environment", m);
+      return out.Deny("env_dump", "proc_environ", "reads a process environment",
+                      inv.Canonical(true));
   }
-  if (inv.argv.empty()) return;
-  const std::string_view p = inv.Program();
+}
+
+void EnvDump(const RuleInput& in, Findings& out) {
+  constexpr std::string_view g = "env_dump";
+  const Invocation& inv = in.inv;
+  const std::string_view p = in.program;
   if (p == "env") {
     // With a command, env runs it (the analyzer looks at that); without one it prints everything.
     size_t i = 1;
@@ -167,32 +177,37 @@ void EnvDump(const Invocation& inv, Findings& out) {
       if (!a.starts_with("-") && a.find('=') == std::string::npos) return;
     }
     if (!clear)
-      return out.Deny(g, "env", "env without a command prints every environment variable", m);
+      return out.Deny(g, "env", "env without a command prints every environment variable",
+                      inv.Canonical(true));
   }
   if (p == "printenv") {
     ParsedArgs a = ParseArgs(inv.argv, 1, {});
     if (a.operands.empty())
-      return out.Deny(g, "printenv", "printenv prints every environment variable", m);
+      return out.Deny(g, "printenv", "printenv prints every environment variable",
+                      inv.Canonical(true));
     for (size_t i : a.operands) {
       if (IsSecretVariableName(inv.Word(i)))
-        return out.Deny(g, "secret_variable", "prints the secret variable " + inv.Word(i), m);
+        return out.Deny(g, "secret_variable", "prints the secret variable " + inv.Word(i),
+                        inv.Canonical(true));
     }
   }
   if ((p == "set" && inv.argv.size() == 1) ||
       (p == "export" && (inv.argv.size() == 1 || (inv.argv.size() == 2 && inv.Word(1) == "-p")))) {
-    return out.Deny(g, p, std::string(p) + " without arguments prints every variable", m);
+    return out.Deny(g, p, std::string(p) + " without arguments prints every variable",
+                    inv.Canonical(true));
   }
   if ((p == "declare" || p == "typeset") &&
       std::all_of(inv.argv.begin() + 1, inv.argv.end(),
                   [](const Field& f) { return f.text.starts_with("-"); }) &&
       std::none_of(inv.argv.begin() + 1, inv.argv.end(),
                    [](const Field& f) { return f.text.find('f') != std::string::npos; })) {
-    return out.Deny(g, p, std::string(p) + " without names prints every variable", m);
+    return out.Deny(g, p, std::string(p) + " without names prints every variable",
+                    inv.Canonical(true));
   }
   if (p == "compgen" && std::any_of(inv.argv.begin(), inv.argv.end(), [](const Field& f) {
         return f.text == "-e" || f.text == "-v";
       })) {
-    return out.Deny(g, "compgen", "compgen -e lists the environment", m);
+    return out.Deny(g, "compgen", "compgen -e lists the environment", inv.Canonical(true));
   }
   if (p == "jq" || p == "gojq" || p == "yq") {
     for (size_t i = 1; i < inv.argv.size(); ++i) {
@@ -200,7 +215,8 @@ void EnvDump(const Invocation& inv, Findings& out) {
       if (w == "env" || w.find("$ENV") != std::string::npos ||
           w.find("env.") != std::string::npos || w.find("| env") != std::string::npos ||
           w.find("(env") != std::string::npos) {
-        return out.Deny(g, "jq_env", std::string(p) + " prints the environment", m);
+        return out.Deny(g, "jq_env", std::string(p) + " prints the environment",
+                        inv.Canonical(true));
       }
     }
   }
@@ -209,7 +225,8 @@ void EnvDump(const Invocation& inv, Findings& out) {
       const std::string& w = inv.Word(i);
       if (!w.starts_with("-") && w.find('e') != std::string::npos &&
           w.find_first_not_of("auxefwlsjvrTtUgSchmnp") == std::string::npos) {
-        return out.Deny(g, "ps_environment", "ps " + w + " shows other processes' environments", m);
+        return out.Deny(g, "ps_environment", "ps " + w + " shows other processes' environments",
+                        inv.Canonical(true));
       }
     }
   }
@@ -217,7 +234,8 @@ void EnvDump(const Invocation& inv, Findings& out) {
     for (size_t i = 1; i < inv.argv.size(); ++i) {
       if (inv.argv[i].taint & kTaintSecretVar) {
         return out.Deny(g, "secret_variable",
-                        "prints a secret environment variable (" + inv.Word(i) + ")", m);
+                        "prints a secret environment variable (" + inv.Word(i) + ")",
+                        inv.Canonical(true));
       }
     }
   }
@@ -225,12 +243,23 @@ void EnvDump(const Invocation& inv, Findings& out) {
 
 }  // namespace
 
-void CheckPaths(const Invocation& inv, Findings& out) {
-  const std::vector<Field> written = WrittenFiles(inv);
-  Persistence(inv, written, out);
-  DangerousPaths(inv, written, out);
-  SecretRead(inv, out);
-  EnvDump(inv, out);
+const std::vector<Field>& RuleInput::Written() const {
+  if (!written_) written_ = WrittenFiles(inv);
+  return *written_;
+}
+
+std::span<const Rule> PathRules() {
+  static constexpr Rule kRules[] = {
+      {StartupFiles, ""},
+      {Scheduling, "crontab systemctl at batch update-rc.d chkconfig launchctl systemd-run"},
+      {SystemWrites, ""},
+      {ModeChanges, "chmod chown chgrp chattr setfacl"},
+      {SecretRead, ""},
+      {ProcEnviron, ""},
+      {EnvDump,
+       "env printenv set export declare typeset compgen jq gojq yq ps echo printf print logger"},
+  };
+  return kRules;
 }
 
 }  // namespace clawtools::execpolicy

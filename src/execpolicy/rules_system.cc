@@ -27,7 +27,9 @@ std::string Verb(const Invocation& inv, size_t from = 1) {
   return "";
 }
 
-void SystemControl(const Invocation& inv, std::string_view p, Findings& out) {
+void SystemControl(const RuleInput& in, Findings& out) {
+  const Invocation& inv = in.inv;
+  const std::string_view p = in.program;
   constexpr std::string_view g = "system_control";
   const std::string& m = inv.Canonical();
   if (p == "shutdown" || p == "reboot" || p == "poweroff" || p == "halt" || p == "kexec" ||
@@ -58,7 +60,9 @@ void SystemControl(const Invocation& inv, std::string_view p, Findings& out) {
   if (p == "swapoff") return out.Ask(g, "swapoff", "swapoff disables swap", m);
 }
 
-void ProcessControl(const Invocation& inv, std::string_view p, Findings& out) {
+void ProcessControl(const RuleInput& in, Findings& out) {
+  const Invocation& inv = in.inv;
+  const std::string_view p = in.program;
   constexpr std::string_view g = "process_control";
   const std::string& m = inv.Canonical();
   if (p == "killall5") return out.Deny(g, "kill_all", "killall5 signals every process", m);
@@ -97,7 +101,9 @@ bool SetuidMode(const std::string& mode) {
   return mode.find("+s") != std::string::npos || mode.find("=s") != std::string::npos;
 }
 
-void PrivilegeEscalation(const Invocation& inv, std::string_view p, Findings& out) {
+void PrivilegeEscalation(const RuleInput& in, Findings& out) {
+  const Invocation& inv = in.inv;
+  const std::string_view p = in.program;
   constexpr std::string_view g = "privilege_escalation";
   const std::string& m = inv.Canonical();
   for (std::string_view s :
@@ -136,65 +142,69 @@ bool HostMount(const std::string& spec) {
          src.starts_with("~");
 }
 
-void ContainerEscape(const Invocation& inv, std::string_view p, Findings& out) {
-  constexpr std::string_view g = "container_escape";
-  const std::string& m = inv.Canonical();
-  for (const Field& f : inv.argv) {
+constexpr std::string_view kContainer = "container_escape";
+
+void RuntimeSocket(const RuleInput& in, Findings& out) {
+  for (const Field& f : in.inv.argv) {
     if (f.text.find(".sock") == std::string::npos) continue;
     if (f.text.find("docker.sock") != std::string::npos ||
         f.text.find("containerd.sock") != std::string::npos ||
         f.text.find("podman.sock") != std::string::npos) {
-      return out.Deny(g, "runtime_socket", "the container runtime socket gives root on the host",
-                      m);
-    }
-  }
-  if (p == "docker" || p == "podman" || p == "nerdctl") {
-    const std::string verb = Verb(inv);
-    if (verb != "run" && verb != "create" && verb != "exec" && verb != "container") return;
-    for (size_t i = 1; i < inv.argv.size(); ++i) {
-      const std::string& w = inv.Word(i);
-      auto value = [&]() -> std::string {
-        if (size_t eq = w.find('='); eq != std::string::npos) return w.substr(eq + 1);
-        return i + 1 < inv.argv.size() ? inv.Word(i + 1) : "";
-      };
-      if (w == "--privileged")
-        return out.Deny(g, "privileged", "a privileged container controls the host", m);
-      for (std::string_view ns : std::initializer_list<std::string_view>{
-               "--pid"sv, "--ipc"sv, "--userns"sv, "--uts"sv, "--cgroupns"sv}) {
-        if (w.starts_with(ns) && value() == "host") {
-          return out.Deny(
-              g, "host_namespace",
-              "the container shares the host's " + std::string(ns.substr(2)) + " namespace", m);
-        }
-      }
-      if (w.starts_with("--cap-add")) {
-        std::string cap = value();
-        std::transform(cap.begin(), cap.end(), cap.begin(), ::toupper);
-        for (std::string_view c :
-             {"ALL", "SYS_ADMIN", "SYS_PTRACE", "SYS_MODULE", "DAC_READ_SEARCH", "SYS_RAWIO"}) {
-          if (cap.find(c) != std::string::npos)
-            return out.Deny(g, "capability", "the container gets " + cap, m);
-        }
-      }
-      if (w.starts_with("--security-opt") && (value().find("unconfined") != std::string::npos ||
-                                              value().find("disable") != std::string::npos)) {
-        return out.Deny(g, "unconfined", "the container runs without its security profile", m);
-      }
-      if (w.starts_with("--device"))
-        return out.Deny(g, "device", "the container gets a host device", m);
-      if ((w == "-v" || w.starts_with("--volume") || w.starts_with("--mount")) &&
-          HostMount(value())) {
-        return out.Deny(g, "host_mount", "the container mounts " + value() + " from the host", m);
-      }
-      if (w.starts_with("-v") && w.size() > 2 && HostMount(w.substr(2))) {
-        return out.Deny(g, "host_mount", "the container mounts " + w.substr(2) + " from the host",
-                        m);
-      }
+      return out.Deny(kContainer, "runtime_socket",
+                      "the container runtime socket gives root on the host", in.inv.Canonical());
     }
   }
 }
 
-void KernelWrites(const Invocation& inv, Findings& out) {
+void ContainerFlags(const RuleInput& in, Findings& out) {
+  const Invocation& inv = in.inv;
+  constexpr std::string_view g = kContainer;
+  const std::string& m = inv.Canonical();
+  const std::string verb = Verb(inv);
+  if (verb != "run" && verb != "create" && verb != "exec" && verb != "container") return;
+  for (size_t i = 1; i < inv.argv.size(); ++i) {
+    const std::string& w = inv.Word(i);
+    auto value = [&]() -> std::string {
+      if (size_t eq = w.find('='); eq != std::string::npos) return w.substr(eq + 1);
+      return i + 1 < inv.argv.size() ? inv.Word(i + 1) : "";
+    };
+    if (w == "--privileged")
+      return out.Deny(g, "privileged", "a privileged container controls the host", m);
+    for (std::string_view ns : std::initializer_list<std::string_view>{
+             "--pid"sv, "--ipc"sv, "--userns"sv, "--uts"sv, "--cgroupns"sv}) {
+      if (w.starts_with(ns) && value() == "host") {
+        return out.Deny(
+            g, "host_namespace",
+            "the container shares the host's " + std::string(ns.substr(2)) + " namespace", m);
+      }
+    }
+    if (w.starts_with("--cap-add")) {
+      std::string cap = value();
+      std::transform(cap.begin(), cap.end(), cap.begin(), ::toupper);
+      for (std::string_view c :
+           {"ALL", "SYS_ADMIN", "SYS_PTRACE", "SYS_MODULE", "DAC_READ_SEARCH", "SYS_RAWIO"}) {
+        if (cap.find(c) != std::string::npos)
+          return out.Deny(g, "capability", "the container gets " + cap, m);
+      }
+    }
+    if (w.starts_with("--security-opt") && (value().find("unconfined") != std::string::npos ||
+                                            value().find("disable") != std::string::npos)) {
+      return out.Deny(g, "unconfined", "the container runs without its security profile", m);
+    }
+    if (w.starts_with("--device"))
+      return out.Deny(g, "device", "the container gets a host device", m);
+    if ((w == "-v" || w.starts_with("--volume") || w.starts_with("--mount")) &&
+        HostMount(value())) {
+      return out.Deny(g, "host_mount", "the container mounts " + value() + " from the host", m);
+    }
+    if (w.starts_with("-v") && w.size() > 2 && HostMount(w.substr(2))) {
+      return out.Deny(g, "host_mount", "the container mounts " + w.substr(2) + " from the host", m);
+    }
+  }
+}
+
+void KernelWrites(const RuleInput& in, Findings& out) {
+  const Invocation& inv = in.inv;
   auto check = [&](const Field& f) {
     const std::string t = NormalizePath(f.text);
     if (t == "/proc/sysrq-trigger") {
@@ -214,27 +224,33 @@ void KernelWrites(const Invocation& inv, Findings& out) {
   for (const RedirectInfo& r : inv.redirects) {
     if (r.IsWrite() && check(r.target)) return;
   }
-  if (ProgramIs(inv, {"tee"sv, "cp"sv, "dd"sv})) {
+  const std::string_view p = in.program;
+  if (p == "tee" || p == "cp" || p == "dd") {
     for (size_t i = 1; i < inv.argv.size(); ++i) {
       Field f = inv.argv[i];
       if (f.text.starts_with("of=")) f.text = f.text.substr(3);
-      if (!f.text.starts_with("-") && (inv.Program() != "cp" || i + 1 == inv.argv.size()) &&
-          check(f))
-        return;
+      if (!f.text.starts_with("-") && (p != "cp" || i + 1 == inv.argv.size()) && check(f)) return;
     }
   }
 }
 
 }  // namespace
 
-void CheckSystem(const Invocation& inv, Findings& out) {
-  KernelWrites(inv, out);
-  if (inv.argv.empty()) return;
-  const std::string_view p = inv.Program();
-  SystemControl(inv, p, out);
-  ProcessControl(inv, p, out);
-  PrivilegeEscalation(inv, p, out);
-  ContainerEscape(inv, p, out);
+std::span<const Rule> SystemRules() {
+  static constexpr Rule kRules[] = {
+      {KernelWrites, "tee cp dd", /*redirects=*/true},
+      {SystemControl,
+       "shutdown reboot poweroff halt kexec Stop-Computer Restart-Computer init telinit systemctl "
+       "loginctl sysctl swapoff"},
+      {ProcessControl, "killall5 kill pkill killall"},
+      {PrivilegeEscalation,
+       "sudo su doas pkexec runuser run0 nsenter unshare capsh setcap mount umount visudo sudoedit "
+       "setpriv newuidmap newgidmap chmod useradd adduser usermod passwd chpasswd gpasswd groupadd "
+       "userdel deluser"},
+      {RuntimeSocket, ""},
+      {ContainerFlags, "docker podman nerdctl"},
+  };
+  return kRules;
 }
 
 }  // namespace clawtools::execpolicy

