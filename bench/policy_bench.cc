@@ -16,8 +16,13 @@ namespace {
 
 class NoopTool : public SimpleTool {
  public:
-  explicit NoopTool(std::string name) : SimpleTool(std::move(name), "", Json::object()) {}
+  explicit NoopTool(std::string name, std::string group = "")
+      : SimpleTool(std::move(name), "", Json::object()), group_(std::move(group)) {}
   Result Execute(const CallContext&, const Json&) const override { return Result::Text(""); }
+  const std::string& dynamic_group() const override { return group_; }
+
+ private:
+  std::string group_;
 };
 
 struct Fixture {
@@ -26,11 +31,11 @@ struct Fixture {
 
   Fixture() {
     for (const auto& n : *ToolGroups::Builtin("goclaw")) Add(n);
-    std::vector<std::string> github;
     for (int i = 0; i < 32; ++i) {
       std::string name = (i % 2 ? "mcp_github__tool" : "mcp_pg__tool") + std::to_string(i);
-      Add(name);
-      if (i % 2) github.push_back(name);
+      if (!reg.Register(std::make_shared<NoopTool>(name, i % 2 ? "mcp:github" : "mcp:pg"))) {
+        std::abort();
+      }
     }
     for (auto [alias, canonical] :
          {std::pair{"bash", "exec"}, std::pair{"Bash", "exec"}, std::pair{"Read", "read_file"},
@@ -59,7 +64,6 @@ struct Fixture {
                                       nullptr);
     if (!cfg) std::abort();
     engine = std::make_unique<PolicyEngine>(*cfg);
-    if (!engine->groups().Register("mcp:github", github)) std::abort();
   }
 
   void Add(const std::string& name) {

@@ -90,7 +90,8 @@ Status Registry::RegisterAlias(std::string alias, std::string canonical) {
     return Fail(ErrorCode::kAlreadyExists, "alias \"" + alias + "\" names a registered tool");
   }
   if (!tools_.contains(canonical)) {
-    return Fail(ErrorCode::kNotFound, "alias \"" + alias + "\" targets unknown tool \"" + canonical + "\"");
+    return Fail(ErrorCode::kNotFound,
+                "alias \"" + alias + "\" targets unknown tool \"" + canonical + "\"");
   }
   aliases_[std::move(alias)] = std::move(canonical);
   generation_ = NextGeneration();
@@ -109,7 +110,8 @@ std::shared_ptr<const Tool> Registry::Get(std::string_view name) const {
 std::string Registry::Canonical(std::string_view name) const {
   std::shared_lock lock(mu_);
   if (tools_.contains(name)) return std::string(name);
-  if (auto a = aliases_.find(name); a != aliases_.end() && tools_.contains(a->second)) return a->second;
+  if (auto a = aliases_.find(name); a != aliases_.end() && tools_.contains(a->second))
+    return a->second;
   return {};
 }
 
@@ -153,7 +155,12 @@ Registry::ToolSet Registry::Snapshot() const {
   ToolSet out;
   out.generation = generation_;
   out.names.reserve(tools_.size());
-  for (const auto& [name, _] : tools_) out.names.push_back(name);
+  for (const auto& [name, tool] : tools_) {
+    out.names.push_back(name);
+    if (const std::string& group = tool->dynamic_group(); !group.empty()) {
+      out.dynamic_groups[group].push_back(name);
+    }
+  }
   for (const auto& [alias, canonical] : aliases_) {
     if (tools_.contains(canonical)) out.aliases.emplace(alias, canonical);
   }
@@ -199,7 +206,9 @@ CallOutcome Registry::Execute(const CallRequest& request) const {
     outcome.tool = request.tool;
     outcome.result = Result::Fail("unknown tool: " + request.tool, ErrorCode::kNotFound);
     outcome.duration = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
-    if (log_) log_->Call(CallContext(request, request.tool, {}, {}, {}), request.tool, outcome.result, outcome.duration);
+    if (log_)
+      log_->Call(CallContext(request, request.tool, {}, {}, {}), request.tool, outcome.result,
+                 outcome.duration);
     return outcome;
   }
   outcome.tool = tool->name();

@@ -58,11 +58,12 @@ class Registry {
   // generations mean equal tool sets, even across registries.
   uint64_t generation() const;
 
-  // Names, aliases and the generation they belong to, read under one lock.
+  // Names, aliases, dynamic groups and the generation they belong to, read under one lock.
   struct ToolSet {
     uint64_t generation = 0;
-    std::vector<std::string> names;                              // sorted
-    std::map<std::string, std::string, std::less<>> aliases;     // alias -> canonical
+    std::vector<std::string> names;                           // sorted
+    std::map<std::string, std::string, std::less<>> aliases;  // alias -> canonical
+    std::map<std::string, std::vector<std::string>, std::less<>> dynamic_groups;  // -> sorted names
   };
   ToolSet Snapshot() const;
 

@@ -22,6 +22,14 @@ class Tool {
   // Runs the tool. `args` has already been validated against parameters().
   // May throw; the registry turns an exception into an error result.
   virtual Result Execute(const CallContext& ctx, const Json& args) const = 0;
+
+  // The dynamic policy group the tool belongs to ("mcp:<server>" for an MCP bridge tool), or
+  // empty. Policy derives group:mcp and group:mcp:<server> from the tools a registry holds, so
+  // an agent's cloned registry with servers of its own carries its own groups.
+  virtual const std::string& dynamic_group() const {
+    static const std::string kNone;
+    return kNone;
+  }
 };
 
 // A Tool whose name, description and schema are fixed at construction.

@@ -13,8 +13,7 @@ struct AgentMcpResolver::Entry {
   std::string signature;  // the grants and base registry when built; a change rebuilds
   Clock::time_point checked, last_used;
   std::shared_ptr<const Registry> base;
-  std::shared_ptr<Registry> registry;  // null: the pair uses the base registry
-  ToolGroups groups;
+  std::shared_ptr<Registry> registry;   // null: the pair uses the base registry
   std::unique_ptr<McpManager> manager;  // declared last: stops before the registry goes
 
   ~Entry() {
@@ -70,7 +69,7 @@ std::shared_ptr<AgentMcpResolver::Entry> AgentMcpResolver::Build(
     mopts.log->Event(LogLevel::kInfo, "mcp agent servers",
                      {{"agent", agent}, {"user", user}, {"servers", configs.size()}});
   }
-  e->manager = std::make_unique<McpManager>(*e->registry, e->groups, std::move(mopts));
+  e->manager = std::make_unique<McpManager>(*e->registry, std::move(mopts));
   e->manager->Start(std::move(configs));
   return e;
 }

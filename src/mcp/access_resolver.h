@@ -14,9 +14,9 @@
 // first), which stops their servers.
 //
 // The base registry must not hold store servers itself (the runtime loads only config-file
-// servers globally in managed mode), or every agent would see them. The per-pair managers
-// keep their "mcp"/"mcp:<server>" groups private: policy lists naming those groups apply to
-// config-file servers only.
+// servers globally in managed mode), or every agent would see them. Policy lists naming
+// group:mcp or group:mcp:<server> resolve against the pair's own registry, so they cover the
+// pair's granted servers and no other pair's.
 #pragma once
 
 #include <chrono>

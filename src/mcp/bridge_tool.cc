@@ -54,6 +54,7 @@ McpBridgeTool::McpBridgeTool(std::shared_ptr<ServerState> server, std::string re
                        ? "[disabled: the definition of MCP tool \"" + def.name + "\" on server \"" +
                              server_->config.name + "\" changed and awaits review]"
                        : def.description),
+      group_("mcp:" + server_->config.name),
       parameters_(drifted ? Json{{"type", "object"}, {"properties", Json::object()}}
                           : def.input_schema),
       drifted_(drifted),

@@ -52,13 +52,14 @@ class McpBridgeTool final : public Tool {
   const std::string& description() const override { return description_; }
   const Json& parameters() const override { return parameters_; }
   Result Execute(const CallContext& ctx, const Json& args) const override;
+  const std::string& dynamic_group() const override { return group_; }
 
   const std::string& server_name() const { return server_->config.name; }
   const std::string& tool_name() const { return tool_; }
 
  private:
   std::shared_ptr<ServerState> server_;
-  std::string name_, tool_, description_;
+  std::string name_, tool_, description_, group_;
   Json parameters_;
   bool drifted_;
   std::shared_ptr<CallLog> log_;

@@ -13,8 +13,8 @@ using Clock = std::chrono::steady_clock;
 
 }  // namespace
 
-McpManager::McpManager(Registry& registry, ToolGroups& groups, McpManagerOptions options)
-    : registry_(registry), groups_(groups), options_(std::move(options)) {
+McpManager::McpManager(Registry& registry, McpManagerOptions options)
+    : registry_(registry), options_(std::move(options)) {
   if (!options_.hashes) options_.hashes = std::make_shared<MemoryToolHashes>();
   if (!options_.transport_factory) {
     options_.transport_factory = [log = options_.log, t = options_.connect_timeout](
@@ -72,9 +72,7 @@ void McpManager::Shutdown() {
     }
     // Kills a stdio server even if a call in flight still holds the client.
     if (client) client->Close();
-    groups_.Unregister("mcp:" + name);
   }
-  if (!servers_.empty()) groups_.Unregister("mcp");
 }
 
 void McpManager::Run() {
@@ -301,19 +299,6 @@ void McpManager::Register(const std::shared_ptr<ServerState>& s,
     s->tools = std::move(tools);
     s->drifted = std::move(drifted);
   }
-  std::vector<std::string> members(names.begin(), names.end());
-  (void)groups_.Register("mcp:" + server, std::move(members));
-  UpdateGroups();
-}
-
-void McpManager::UpdateGroups() {
-  std::vector<std::string> all;
-  for (const auto& [name, s] : servers_) {
-    std::lock_guard l(s->mu);
-    for (const auto& [tool, reg_name] : s->registered) all.push_back(reg_name);
-  }
-  std::ranges::sort(all);
-  (void)groups_.Register("mcp", std::move(all));
 }
 
 Status McpManager::ApproveDrift(const std::string& server, const std::string& tool) {

@@ -1,5 +1,5 @@
-// McpManager: connects the configured MCP servers and keeps their tools in a Registry and their
-// groups ("mcp", "mcp:<server>") in one PolicyEngine's ToolGroups.
+// McpManager: connects the configured MCP servers and keeps their tools in a Registry (each
+// bridge tool in the policy groups "mcp" and "mcp:<server>", see Tool::dynamic_group).
 //
 // Lifecycle: Start() dials every enabled server (a failure is logged and retried, never fatal)
 // and returns once each has had its first attempt. A worker thread then pings each connected
@@ -8,14 +8,14 @@
 // exponential backoff (backoff_initial doubling to backoff_max, max_reconnect_attempts
 // attempts). `notifications/tools/list_changed` re-lists and re-registers. Shutdown() (also the
 // destructor) closes every connection (stdio servers are killed with their process group) and
-// removes the tools and groups it added. All spawning happens on the worker thread, so
+// removes the tools it added. All spawning happens on the worker thread, so
 // PR_SET_PDEATHSIG is tied to a thread that lives as long as the manager.
 //
 // Drift: each tool's DefinitionHash() is recorded the first time it is seen. A later different
 // hash disables that tool (it stays registered, refusing calls with an error that says how to
 // approve) until ApproveDrift(server, tool) accepts the new definition.
 //
-// The Registry and ToolGroups must outlive the manager.
+// The Registry must outlive the manager.
 #pragma once
 
 #include <chrono>
@@ -33,7 +33,6 @@
 #include "mcp/bridge_tool.h"
 #include "mcp/server_config.h"
 #include "mcp/tool_hashes.h"
-#include "policy/tool_groups.h"
 
 namespace clawtools::mcp {
 
@@ -66,7 +65,7 @@ struct McpServerStatus {
 
 class McpManager {
  public:
-  McpManager(Registry& registry, ToolGroups& groups, McpManagerOptions options = {});
+  explicit McpManager(Registry& registry, McpManagerOptions options = {});
   ~McpManager();
   McpManager(const McpManager&) = delete;
   McpManager& operator=(const McpManager&) = delete;
@@ -90,12 +89,10 @@ class McpManager {
   void RefreshTools(const std::shared_ptr<ServerState>& s);
   void ScheduleRetry(const std::shared_ptr<ServerState>& s, const std::string& error);
   void Register(const std::shared_ptr<ServerState>& s, const std::vector<McpToolDef>& defs);
-  void UpdateGroups();
   void Wake();
   void Log(LogLevel level, std::string_view msg, Json fields) const;
 
   Registry& registry_;
-  ToolGroups& groups_;
   McpManagerOptions options_;
 
   std::map<std::string, std::shared_ptr<ServerState>> servers_;  // fixed after Start

@@ -145,7 +145,8 @@ using AliasMap = std::map<std::string, std::string, std::less<>>;
 // evaluation over it. Neither copyable nor movable: `index` holds views into the strings.
 class Universe {
  public:
-  Universe(std::vector<std::string> names, const AliasMap& aliases) : names_(std::move(names)) {
+  explicit Universe(Registry::ToolSet tools) : names_(std::move(tools.names)) {
+    const AliasMap& aliases = tools.aliases;
     index_.reserve(names_.size() + aliases.size());
     for (size_t i = 0; i < names_.size(); ++i) Add(names_[i], static_cast<uint32_t>(i));
     for (const auto& [alias, canonical] : aliases) {
@@ -159,6 +160,15 @@ class Universe {
       std::vector<uint32_t>& present = builtin_[members];
       for (const std::string& m : *members) {
         if (int i = Find(m); i >= 0) present.push_back(static_cast<uint32_t>(i));
+      }
+    }
+    // A tool in "mcp:<server>" is also in "mcp": the parent is the part before the colon.
+    for (const auto& [group, members] : tools.dynamic_groups) {
+      std::string_view parent = std::string_view(group).substr(0, group.find(':'));
+      for (const std::string& m : members) {
+        auto i = static_cast<uint32_t>(Find(m));
+        dynamic_[group].push_back(i);
+        if (parent != group) dynamic_[std::string(parent)].push_back(i);
       }
     }
   }
@@ -178,6 +188,13 @@ class Universe {
   // Indices of a built-in group's members present here (members may be aliases).
   const std::vector<uint32_t>& BuiltinMembers(const ToolGroups::Members* group) const {
     return builtin_.at(group);
+  }
+
+  // Indices of a dynamic group's members (group:mcp, group:mcp:<server>); nullptr when no tool
+  // here belongs to it.
+  const std::vector<uint32_t>* DynamicMembers(std::string_view group) const {
+    auto it = dynamic_.find(group);
+    return it == dynamic_.end() ? nullptr : &it->second;
   }
 
   // Calls f(index) for every name or alias starting with `prefix`.
@@ -213,6 +230,7 @@ class Universe {
   std::unordered_map<std::string_view, uint32_t> index_;
   std::vector<std::pair<std::string, uint32_t>> folded_;
   std::unordered_map<const ToolGroups::Members*, std::vector<uint32_t>> builtin_;
+  std::map<std::string, std::vector<uint32_t>, std::less<>> dynamic_;
 };
 
 struct Cause {
@@ -242,8 +260,8 @@ PolicyCause ToPublic(const Cause& c) {
 // Runs the pipeline's set operations over one universe, recording causes.
 class Runner {
  public:
-  Runner(const Universe& u, const ToolGroups::Snapshot& groups, std::vector<Trace>* trace)
-      : u_(u), groups_(groups), trace_(*trace), hit_(u.names().size()) {}
+  Runner(const Universe& u, std::vector<Trace>* trace)
+      : u_(u), trace_(*trace), hit_(u.names().size()) {}
 
   void Restrict(const List& list) {
     if (list.entries.empty()) return;
@@ -300,8 +318,8 @@ class Runner {
       case EntryKind::kGroup:
         if (e.builtin) {
           for (uint32_t i : u_.BuiltinMembers(e.builtin)) any |= Mark(static_cast<int>(i), &e);
-        } else if (const auto* members = groups_.Find(e.group)) {
-          for (const std::string& m : *members) any |= Mark(u_.Find(m), &e);
+        } else if (const auto* members = u_.DynamicMembers(e.group)) {
+          for (uint32_t i : *members) any |= Mark(static_cast<int>(i), &e);
         }
         return any;
       case EntryKind::kGlob:
@@ -324,7 +342,6 @@ class Runner {
   }
 
   const Universe& u_;
-  const ToolGroups::Snapshot& groups_;
   std::vector<Trace>& trace_;
   std::vector<const Entry*> hit_;
 };
@@ -342,7 +359,6 @@ struct KeyView {
   int depth_class;
   std::span<const std::string> group_allow;
   uint64_t tools;
-  uint64_t groups;
 };
 
 struct CacheKey {
@@ -351,16 +367,14 @@ struct CacheKey {
   int depth_class;
   std::vector<std::string> group_allow;
   uint64_t tools;
-  uint64_t groups;
 
   explicit CacheKey(const KeyView& v)
       : agent(v.agent),
         provider(v.provider),
         depth_class(v.depth_class),
         group_allow(v.group_allow.begin(), v.group_allow.end()),
-        tools(v.tools),
-        groups(v.groups) {}
-  KeyView view() const { return {agent, provider, depth_class, group_allow, tools, groups}; }
+        tools(v.tools) {}
+  KeyView view() const { return {agent, provider, depth_class, group_allow, tools}; }
 };
 
 // Transparent hash and equality, so a lookup builds no CacheKey (no allocation on a hit).
@@ -369,7 +383,7 @@ struct KeyHash {
   size_t operator()(const KeyView& k) const {
     std::hash<std::string_view> h;
     size_t seed = h(k.agent) ^ (h(k.provider) * 31) ^ (static_cast<size_t>(k.depth_class) << 1) ^
-                  (k.tools * 0x9e3779b97f4a7c15ull) ^ (k.groups << 7);
+                  (k.tools * 0x9e3779b97f4a7c15ull);
     for (const std::string& g : k.group_allow) seed = seed * 1099511628211ull ^ h(g);
     return seed;
   }
@@ -379,9 +393,8 @@ struct KeyHash {
 struct KeyEq {
   using is_transparent = void;
   static bool Eq(const KeyView& a, const KeyView& b) {
-    return a.tools == b.tools && a.groups == b.groups && a.depth_class == b.depth_class &&
-           a.agent == b.agent && a.provider == b.provider &&
-           std::ranges::equal(a.group_allow, b.group_allow);
+    return a.tools == b.tools && a.depth_class == b.depth_class && a.agent == b.agent &&
+           a.provider == b.provider && std::ranges::equal(a.group_allow, b.group_allow);
   }
   bool operator()(const CacheKey& a, const CacheKey& b) const { return Eq(a.view(), b.view()); }
   bool operator()(const KeyView& a, const CacheKey& b) const { return Eq(a, b.view()); }
@@ -436,8 +449,7 @@ struct PolicyEngine::Snapshot {
     for (const auto& [id, scope] : config.agents) agents.emplace(id, CompileScope(scope, 2));
   }
 
-  std::shared_ptr<const Evaluation> Compute(const ToolGroups::Snapshot& groups,
-                                            std::shared_ptr<const Universe> universe,
+  std::shared_ptr<const Evaluation> Compute(std::shared_ptr<const Universe> universe,
                                             const PolicyEngine::QueryView& q,
                                             int depth_class) const {
     auto ev = std::make_shared<Evaluation>();
@@ -457,7 +469,7 @@ struct PolicyEngine::Snapshot {
     const CompiledSpec* levels[] = {&global.base, provider_spec(&global),
                                     agent ? &agent->base : nullptr, provider_spec(agent)};
 
-    Runner run(u, groups, &ev->trace);
+    Runner run(u, &ev->trace);
     const List* profile = nullptr;
     for (const CompiledSpec* s : levels) {
       if (s && s->profile) profile = &*s->profile;
@@ -630,17 +642,10 @@ std::shared_ptr<const PolicyEngine::Snapshot> PolicyEngine::snapshot() const {
 std::shared_ptr<const PolicyEngine::Evaluation> PolicyEngine::Evaluate(
     const Registry& reg, const QueryView& q, std::shared_ptr<const Snapshot>* snap_out) const {
   std::shared_ptr<const Snapshot> snap = snapshot();
-  // Groups are read before the tools: a result computed from newer state than its key says
-  // is harmless, the reverse would be stale.
-  ToolGroups::Snapshot groups = groups_.snapshot();
   // The registry's generation is process-unique per tool set, so it keys the cache without
   // copying the names; they are read (with their generation, under one lock) only on a miss.
-  KeyView key{q.agent_id,
-              q.provider,
-              DepthClass(q.subagent_depth, snap->config.max_spawn_depth),
-              q.group_allow,
-              reg.generation(),
-              groups.generation};
+  KeyView key{q.agent_id, q.provider, DepthClass(q.subagent_depth, snap->config.max_spawn_depth),
+              q.group_allow, reg.generation()};
   std::shared_ptr<const Evaluation> ev;
   {
     std::shared_lock lock(snap->cache_mu);
@@ -657,9 +662,9 @@ std::shared_ptr<const PolicyEngine::Evaluation> PolicyEngine::Evaluate(
     if (!universe) {
       Registry::ToolSet tools = reg.Snapshot();
       key.tools = tools.generation;
-      universe = std::make_shared<const Universe>(std::move(tools.names), tools.aliases);
+      universe = std::make_shared<const Universe>(std::move(tools));
     }
-    ev = snap->Compute(groups, universe, q, key.depth_class);
+    ev = snap->Compute(universe, q, key.depth_class);
     std::unique_lock lock(snap->cache_mu);
     if (snap->cache.size() >= kMaxCacheEntries) snap->cache.clear();
     if (snap->universes.size() >= kMaxUniverses) snap->universes.clear();

@@ -15,8 +15,10 @@
 // the canonical tool, and the aliases of an allowed tool are allowed.
 //
 // Thread-safe. The configuration is an immutable snapshot swapped on SetConfig; each snapshot
-// owns a result cache keyed by (agent, provider, depth class, group allow, tool set, group
-// generation), so a reload or a change of tools or dynamic groups can never serve stale results.
+// owns a result cache keyed by (agent, provider, depth class, group allow, tool set), so a
+// reload or a change of tools can never serve stale results. The dynamic groups (group:mcp,
+// group:mcp:<server>) come from the evaluated registry's tools (Tool::dynamic_group), so each
+// registry, also an agent's clone with MCP servers of its own, resolves its own.
 #pragma once
 
 #include <cstdint>
@@ -117,10 +119,6 @@ class PolicyEngine {
   bool RemoveAgentPolicy(std::string_view agent_id);
   PolicyConfig config() const;
 
-  // This engine's dynamic groups (group:mcp, group:mcp:<server>).
-  ToolGroups& groups() { return groups_; }
-  const ToolGroups& groups() const { return groups_; }
-
   // Canonical names allowed for the query among reg's tools, sorted.
   std::shared_ptr<const std::vector<std::string>> Allowed(const Registry& reg,
                                                           const PolicyQuery& q) const;
@@ -162,7 +160,6 @@ class PolicyEngine {
                                      std::string_view name) const;
   void Install(PolicyConfig cfg);  // requires write_mu_
 
-  ToolGroups groups_;
   std::mutex write_mu_;  // serializes writers so read-modify-write updates don't lose changes
   mutable std::shared_mutex mu_;  // guards snapshot_ (the pointer, not the pointee)
   std::shared_ptr<const Snapshot> snapshot_;

@@ -1,7 +1,7 @@
 #include "policy/tool_groups.h"
 
 #include <algorithm>
-#include <mutex>
+#include <map>
 #include <set>
 
 namespace clawtools {
@@ -73,42 +73,6 @@ bool ToolGroups::IsKnownToolName(std::string_view name) {
 
 std::span<const std::string> ToolGroups::KnownToolNames() {
   return Table().known_tools;
-}
-
-Status ToolGroups::Register(std::string name, Members members) {
-  if (!IsDynamicName(name)) {
-    return Fail(ErrorCode::kInvalidArgument,
-                "cannot register tool group \"" + name +
-                    "\": only \"mcp\" and \"mcp:<server>\" are dynamic groups");
-  }
-  std::unique_lock lock(mu_);
-  auto next = std::make_shared<DynamicMap>(*dynamic_);
-  (*next)[std::move(name)] = std::move(members);
-  dynamic_ = std::move(next);
-  ++generation_;
-  return {};
-}
-
-bool ToolGroups::Unregister(std::string_view name) {
-  std::unique_lock lock(mu_);
-  auto it = dynamic_->find(name);
-  if (it == dynamic_->end()) return false;
-  auto next = std::make_shared<DynamicMap>(*dynamic_);
-  next->erase(std::string(name));
-  dynamic_ = std::move(next);
-  ++generation_;
-  return true;
-}
-
-ToolGroups::Snapshot ToolGroups::snapshot() const {
-  std::shared_lock lock(mu_);
-  return Snapshot{generation_, dynamic_};
-}
-
-const ToolGroups::Members* ToolGroups::Snapshot::Find(std::string_view name) const {
-  if (const Members* builtin = Builtin(name)) return builtin;
-  auto it = dynamic->find(name);
-  return it == dynamic->end() ? nullptr : &it->second;
 }
 
 }  // namespace clawtools

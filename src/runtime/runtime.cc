@@ -2,12 +2,12 @@
 
 #include <filesystem>
 
-#include "core/provider_defs.h"
-#include "core/rate_limit_filter.h"
-#include "core/scrub_filter.h"
 #include "approval/approval_gate.h"
 #include "approval/approval_manager.h"
 #include "approval/event_bus.h"
+#include "core/provider_defs.h"
+#include "core/rate_limit_filter.h"
+#include "core/scrub_filter.h"
 #include "crypto/aes_gcm.h"
 #include "custom_tools/custom_tool_loader.h"
 #include "custom_tools/custom_tool_store.h"
@@ -20,14 +20,14 @@
 #include "policy/policy_filter.h"
 #include "runtime/builtin_tools.h"
 #include "sandbox/sandbox.h"
-#include "tools/runtime/exec_settings.h"
-#include "tools/runtime/runtime_tools.h"
-#include "version.h"
 #include "store/agent_store.h"
 #include "store/context_file_router.h"
 #include "store/memory_router.h"
 #include "store/memory_store.h"
 #include "store/store.h"
+#include "tools/runtime/exec_settings.h"
+#include "tools/runtime/runtime_tools.h"
+#include "version.h"
 
 extern char** environ;
 
@@ -35,7 +35,8 @@ namespace clawtools {
 namespace {
 
 bool CredentialLikeEnvName(std::string_view name) {
-  for (const char* needle : {"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "DATABASE_URL", "DSN"}) {
+  for (const char* needle :
+       {"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "DATABASE_URL", "DSN"}) {
     if (name.find(needle) != std::string_view::npos) return true;
   }
   return false;
@@ -46,7 +47,8 @@ bool CredentialLikeEnvName(std::string_view name) {
 void RegisterKnownSecrets(const Config& config, Scrubber& scrubber) {
   for (const auto& s : config.secret_values()) scrubber.AddSecret(s);
   if (auto it = config.root().find("tools"); it != config.root().end()) {
-    for (const auto& v : it->value("scrub_values", Json::array())) scrubber.AddSecret(v.get<std::string>());
+    for (const auto& v : it->value("scrub_values", Json::array()))
+      scrubber.AddSecret(v.get<std::string>());
   }
   for (char** e = environ; e && *e; ++e) {
     std::string_view kv(*e);
@@ -92,7 +94,8 @@ bool UsesSandbox(const Json& root) {
 AnalysisOptionsFor ExecAnalysisOptionsFor(const Json& root) {
   return [root](std::string_view agent_id) {
     return execpolicy::AnalysisOptionsFromConfig(root, agent_id)
-        .value_or(execpolicy::AnalysisOptionsFromConfig(root, "").value_or(execpolicy::AnalysisOptions{}));
+        .value_or(execpolicy::AnalysisOptionsFromConfig(root, "").value_or(
+            execpolicy::AnalysisOptions{}));
   };
 }
 
@@ -124,7 +127,8 @@ Expected<std::unique_ptr<Runtime>> Runtime::Create(const RuntimeOptions& options
   }
   std::filesystem::create_directories(rt->workspace_, ec);
   if (ec) {
-    return Fail(ErrorCode::kUnavailable, "cannot create workspace " + rt->workspace_ + ": " + ec.message());
+    return Fail(ErrorCode::kUnavailable,
+                "cannot create workspace " + rt->workspace_ + ": " + ec.message());
   }
 
   rt->scrubber_ = std::make_shared<Scrubber>();
@@ -138,9 +142,9 @@ Expected<std::unique_ptr<Runtime>> Runtime::Create(const RuntimeOptions& options
   RegistryOptions ropts;
   ropts.workspace = rt->workspace_;
   const Json& tools = config.root().value("tools", Json::object());
-  if (auto t = tools.value("timeout_sec", 0); t > 0) ropts.default_timeout = std::chrono::seconds(t);
+  if (auto t = tools.value("timeout_sec", 0); t > 0)
+    ropts.default_timeout = std::chrono::seconds(t);
   rt->registry_ = std::make_unique<Registry>(ropts, rt->log_);
-
 
   std::vector<std::string> warnings;
   auto policy = PolicyConfig::FromJson(config.root(), &warnings);
@@ -158,8 +162,10 @@ Expected<std::unique_ptr<Runtime>> Runtime::Create(const RuntimeOptions& options
   }
 
   const std::string db_url = config.db_url();
-  if (!db_url.starts_with("postgres") && db_url.find('=') == std::string::npos && db_url != ":memory:") {
-    auto parent = std::filesystem::path(db_url.starts_with("sqlite:") ? db_url.substr(7) : db_url).parent_path();
+  if (!db_url.starts_with("postgres") && db_url.find('=') == std::string::npos &&
+      db_url != ":memory:") {
+    auto parent = std::filesystem::path(db_url.starts_with("sqlite:") ? db_url.substr(7) : db_url)
+                      .parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   }
   auto opened = store::OpenStore(db_url);
@@ -174,27 +180,30 @@ Expected<std::unique_ptr<Runtime>> Runtime::Create(const RuntimeOptions& options
       std::make_shared<store::ContextFileRouter>(*rt->store_, std::move(agent_types)),
       std::make_shared<store::MemoryRouter>(*rt->memory_)};
 
-  if (auto s = RegisterBuiltinTools(config, rt->workspace_, std::move(routers), *rt->registry_); !s) {
+  if (auto s = RegisterBuiltinTools(config, rt->workspace_, std::move(routers), *rt->registry_);
+      !s) {
     return std::unexpected(s.error());
   }
 
   // Shell tools: command analysis + approvals gate every command; the sandbox runs them where
   // the agent's policy says.
   rt->events_ = std::make_shared<EventBus>();
-  auto approvals = MakeApprovalManager(config, *rt->store_, rt->events_,
-                                       [weak](std::string_view s) {
-                                         auto sc = weak.lock();
-                                         return sc ? sc->Scrub(s) : std::string(s);
-                                       });
+  auto approvals =
+      MakeApprovalManager(config, *rt->store_, rt->events_, [weak](std::string_view s) {
+        auto sc = weak.lock();
+        return sc ? sc->Scrub(s) : std::string(s);
+      });
   if (!approvals) return std::unexpected(approvals.error());
   rt->approvals_ = std::move(*approvals);
-  auto gate = MakeApprovalGate(rt->approvals_, ExecAnalysisOptionsFor(config.root()), options.approver);
+  auto gate =
+      MakeApprovalGate(rt->approvals_, ExecAnalysisOptionsFor(config.root()), options.approver);
   if (UsesSandbox(config.root())) {
     std::vector<std::string> hide = {std::filesystem::path(db_url).parent_path().string()};
     if (!options.config_path.empty()) {
       hide.push_back(std::filesystem::absolute(options.config_path, ec).parent_path().string());
     }
-    std::erase_if(hide, [&](const std::string& p) { return p.empty() || p == "/" || p == rt->workspace_; });
+    std::erase_if(
+        hide, [&](const std::string& p) { return p.empty() || p == "/" || p == rt->workspace_; });
     rt->sandbox_ = sandbox::Sandbox::Create(
         SandboxOptionsFrom(config.root(), sandbox::DefaultInitHelperPath(), std::move(hide)));
     rt->log_->Event(LogLevel::kInfo, "sandbox self-test", rt->sandbox_->capabilities().ToJson());
@@ -235,10 +244,11 @@ Expected<std::unique_ptr<Runtime>> Runtime::Create(const RuntimeOptions& options
   mopts.hashes = std::make_shared<mcp::StoreToolHashes>(*rt->store_);
   rt->mcp_agents_ = std::make_unique<mcp::AgentMcpResolver>(
       *rt->store_, mcp::AgentResolverOptions{.manager = mopts});
-  rt->mcp_ = std::make_unique<mcp::McpManager>(*rt->registry_, rt->policy_->groups(), mopts);
+  rt->mcp_ = std::make_unique<mcp::McpManager>(*rt->registry_, mopts);
   rt->mcp_->Start(std::move(*servers));
 
-  for (const auto& w : config.warnings()) rt->log_->Event(LogLevel::kWarn, "config", {{"warning", w}});
+  for (const auto& w : config.warnings())
+    rt->log_->Event(LogLevel::kWarn, "config", {{"warning", w}});
   rt->config_ = std::make_shared<const Config>(std::move(config));
   return rt;
 }
@@ -251,7 +261,8 @@ std::vector<std::string> Runtime::ReloadAgentPolicies() {
   std::vector<std::string> warnings;
   auto agents = store::AgentStore(*store_).List();
   if (!agents) {
-    warnings.push_back("cannot read agent policies from the store: " + agents.error().log_message());
+    warnings.push_back("cannot read agent policies from the store: " +
+                       agents.error().log_message());
     return warnings;
   }
   std::lock_guard lock(reload_mu_);
@@ -277,7 +288,8 @@ std::vector<std::string> Runtime::ReloadAgentPolicies() {
     }
   }
   // Agents whose store policy disappeared fall back to the config file's lists.
-  const PolicyConfig from_file = PolicyConfig::FromJson(config_->root(), nullptr).value_or(PolicyConfig{});
+  const PolicyConfig from_file =
+      PolicyConfig::FromJson(config_->root(), nullptr).value_or(PolicyConfig{});
   for (const auto& [id, _] : loaded_agent_policies_) {
     if (seen.contains(id)) continue;
     if (auto f = from_file.agents.find(id); f != from_file.agents.end()) {
@@ -325,14 +337,16 @@ Json Runtime::ToolDefinitions(const ToolQuery& query, DefinitionFormat format) c
   for (const auto& name : *allowed) {
     auto tool = registry->Get(name);
     if (!tool) continue;
-    defs.push_back(format == DefinitionFormat::kOpenAI ? OpenAIToolDef(*tool) : AnthropicToolDef(*tool));
+    defs.push_back(format == DefinitionFormat::kOpenAI ? OpenAIToolDef(*tool)
+                                                       : AnthropicToolDef(*tool));
   }
   return defs;
 }
 
 Json Runtime::ExplainTools(const ToolQuery& query) const {
   Json out = Json::array();
-  for (const auto& d : policy_->Explain(*RegistryFor(query.agent_id, query.user_id), ToPolicyQuery(query))) {
+  for (const auto& d :
+       policy_->Explain(*RegistryFor(query.agent_id, query.user_id), ToPolicyQuery(query))) {
     out.push_back(d.ToJson());
   }
   return out;

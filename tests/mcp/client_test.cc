@@ -161,18 +161,17 @@ CallOutcome Call(Registry& reg, const std::string& tool, Json args = Json::objec
   return reg.Execute(req);
 }
 
-TEST(McpManager, RegistersToolsAndGroupsPerEngineAndRemovesThemOnShutdown) {
+TEST(McpManager, RegistersToolsInTheirServerGroupAndRemovesThemOnShutdown) {
   FakeFleet fleet;
-  Registry reg;
-  ToolGroups groups, other_engine;
+  Registry reg, other;
   {
-    McpManager mgr(reg, groups, fleet.Options());
+    McpManager mgr(reg, fleet.Options());
     mgr.Start({Server("fake")});
     EXPECT_EQ(reg.List(), (std::vector<std::string>{"mcp_fake_echo", "mcp_fake_slow"}));
-    auto snap = groups.snapshot();
-    ASSERT_TRUE(snap.Find("mcp:fake"));
-    EXPECT_EQ(*snap.Find("mcp"), (std::vector<std::string>{"mcp_fake_echo", "mcp_fake_slow"}));
-    EXPECT_FALSE(other_engine.snapshot().Find("mcp"));
+    auto groups = reg.Snapshot().dynamic_groups;
+    ASSERT_EQ(groups.size(), 1u);
+    EXPECT_EQ(groups["mcp:fake"], (std::vector<std::string>{"mcp_fake_echo", "mcp_fake_slow"}));
+    EXPECT_TRUE(other.Snapshot().dynamic_groups.empty());
     auto out = Call(reg, "mcp_fake_echo", {{"message", "yo"}});
     EXPECT_FALSE(out.result.is_error) << out.result.for_llm;
     EXPECT_NE(out.result.for_llm.find("Echo: yo"), std::string::npos);
@@ -184,15 +183,13 @@ TEST(McpManager, RegistersToolsAndGroupsPerEngineAndRemovesThemOnShutdown) {
         << slow.result.for_llm;
   }
   EXPECT_EQ(reg.size(), 0u);
-  EXPECT_FALSE(groups.snapshot().Find("mcp"));
-  EXPECT_FALSE(groups.snapshot().Find("mcp:fake"));
+  EXPECT_TRUE(reg.Snapshot().dynamic_groups.empty());
 }
 
 TEST(McpManager, DriftDisablesToolUntilApproved) {
   FakeFleet fleet;
   Registry reg;
-  ToolGroups groups;
-  McpManager mgr(reg, groups, fleet.Options());
+  McpManager mgr(reg, fleet.Options());
   mgr.Start({Server("fake")});
   ASSERT_FALSE(Call(reg, "mcp_fake_echo", {{"message", "a"}}).result.is_error);
   {
@@ -220,8 +217,7 @@ TEST(McpManager, DriftDisablesToolUntilApproved) {
 TEST(McpManager, ListChangedRightAfterInitTriggersRelist) {
   FakeFleet fleet;
   Registry reg;
-  ToolGroups groups;
-  McpManager mgr(reg, groups, fleet.Options());
+  McpManager mgr(reg, fleet.Options());
   mgr.Start({Server("fake")});
   // The fake sends list_changed during initialize; the worker re-lists once more.
   EXPECT_TRUE(Eventually([&] {
@@ -236,8 +232,7 @@ TEST(McpManager, ListChangedRightAfterInitTriggersRelist) {
 TEST(McpManager, FailsFastWhileDownAndReconnects) {
   FakeFleet fleet;
   Registry reg;
-  ToolGroups groups;
-  McpManager mgr(reg, groups, fleet.Options());
+  McpManager mgr(reg, fleet.Options());
   mgr.Start({Server("fake")});
   fleet.refuse = true;
   fleet.KillLatest();
@@ -259,11 +254,10 @@ TEST(McpManager, GivesUpAfterMaxAttempts) {
   FakeFleet fleet;
   fleet.refuse = true;
   Registry reg;
-  ToolGroups groups;
   auto o = fleet.Options();
   o.max_reconnect_attempts = 3;
   o.backoff_initial = 10ms;
-  McpManager mgr(reg, groups, o);
+  McpManager mgr(reg, o);
   mgr.Start({Server("fake")});
   ASSERT_TRUE(Eventually([&] { return mgr.Server("fake")->phase == ServerPhase::kFailed; }));
   EXPECT_EQ(mgr.Server("fake")->attempts, 3);

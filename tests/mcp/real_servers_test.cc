@@ -224,14 +224,13 @@ TEST(RealServers, FilesystemOverStdio) {
 TEST(RealServers, ManagerReconnectsAfterKillAndLeavesNoOrphans) {
   REQUIRE_SERVERS();
   Registry reg;
-  ToolGroups groups;
   pid_t first = -1, second = -1;
   {
     McpManagerOptions o;
     o.backoff_initial = 100ms;
     o.backoff_max = 400ms;
     o.health_interval = 500ms;
-    McpManager mgr(reg, groups, o);
+    McpManager mgr(reg, o);
     mgr.Start({Everything()});
     auto st = mgr.Server("everything");
     ASSERT_EQ(st->phase, ServerPhase::kConnected) << st->last_error;
@@ -282,10 +281,9 @@ TEST(RealServers, ManagerLoadsServersFromConfigAndStore) {
   ASSERT_TRUE(all);
   ASSERT_EQ(all->size(), 3u);
   Registry reg;
-  ToolGroups groups;
   McpManagerOptions o;
   o.hashes = std::make_shared<StoreToolHashes>(**store);
-  McpManager mgr(reg, groups, o);
+  McpManager mgr(reg, o);
   mgr.Start(*all);
   EXPECT_TRUE(reg.Get("mcp_everything_get-sum"));
   EXPECT_TRUE(reg.Get("mcp_ev_get-sum"));

@@ -340,5 +340,48 @@ TEST_F(McpE2E, AgentGrantsIsolateMcpServers) {
   b->Close();
 }
 
+// Policy lists naming group:mcp / group:mcp:<server> apply to store-granted servers too: they
+// resolve against the agent's own registry, which holds its granted servers' tools.
+TEST_F(McpE2E, AgentPolicyGroupsCoverStoreGrantedServers) {
+  WriteConfig("config.json", R"("gateway": {"token": "tok"},
+    "agents": {"list": [{"id": "only-mcp", "tools": {"allow": ["group:mcp"]}},
+                        {"id": "no-fx", "tools": {"deny": ["group:mcp:fx"]}}]},)",
+              "db.sqlite");
+  {
+    auto db = store::OpenStore((dir_ / "db.sqlite").string());
+    ASSERT_TRUE(db.has_value());
+    McpServerConfig fx;
+    fx.name = "fx";
+    fx.command = CLAWTOOLS_FIXTURE_SERVER;
+    fx.args = {"--config", (dir_ / "child.json").string(), "--stdio"};
+    ASSERT_TRUE(McpServerStore(**db).Put(fx).has_value());
+    for (const char* agent : {"only-mcp", "no-fx"}) {
+      ASSERT_TRUE(
+          McpAccessStore(**db).PutAgentGrant({.server = "fx", .agent_id = agent}).has_value());
+    }
+  }
+  std::string url = StartHttp();
+  auto tools_of = [&](const std::string& agent) {
+    McpServerConfig c;
+    c.transport = TransportKind::kStreamableHttp;
+    c.url = url + "?agent=" + agent;
+    c.headers = {{"Authorization", "Bearer tok"}};
+    auto client = Connect(c);
+    std::vector<std::string> names;
+    if (!client) return names;
+    auto tools = client->ListTools(std::chrono::seconds(30));
+    EXPECT_TRUE(tools.has_value());
+    if (tools) names = Names(*tools);
+    client->Close();
+    return names;
+  };
+  auto only_mcp = tools_of("only-mcp");
+  EXPECT_TRUE(Has(only_mcp, "mcp_fx_echo"));
+  for (const auto& n : only_mcp) EXPECT_TRUE(n.starts_with("mcp_fx_")) << n;
+  auto no_fx = tools_of("no-fx");
+  EXPECT_TRUE(Has(no_fx, "read_file"));
+  for (const auto& n : no_fx) EXPECT_FALSE(n.starts_with("mcp_fx")) << n;
+}
+
 }  // namespace
 }  // namespace clawtools::mcp

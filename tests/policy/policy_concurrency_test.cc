@@ -58,14 +58,13 @@ TEST(PolicyConcurrencyTest, ReadersSeeOneConfigOrTheOther) {
       std::vector<std::string> warnings;
       ASSERT_TRUE(
           engine->SetAgentPolicy("agent1", ScopePolicy{.base = {.deny = {"cron"}}}, &warnings));
-      ASSERT_TRUE(engine->groups().Register("mcp", {"mcp_pg__query"}));
-      engine->groups().Unregister("mcp");
       std::this_thread::yield();
     }
   });
   std::thread registrar([&] {
     for (int i = 0; i < 300; ++i) {
-      auto tool = std::make_shared<testing::CountingTool>("tmp_tool");
+      // A member of group:mcp:tmp, so dynamic groups change under the readers too.
+      auto tool = std::make_shared<testing::GroupedTool>("tmp_tool", "mcp:tmp");
       ASSERT_TRUE(reg->Register(tool));
       reg->Unregister("tmp_tool");
     }

@@ -285,36 +285,45 @@ TEST(PolicyEngineTest, AliasesFollowTheirCanonicalTool) {
   EXPECT_FALSE(engine.IsAllowed(*reg, {}, "no_such_tool"));
 }
 
-TEST(PolicyEngineTest, DynamicMcpGroups) {
-  auto reg = StandardRegistry();
-  PolicyEngine engine(MustParse(R"({"tools":{"allow":["group:mcp:github","message"]}})"));
-  EXPECT_THAT(*engine.Allowed(*reg, {}), ElementsAre("message"));
-  ASSERT_TRUE(
-      engine.groups().Register("mcp:github", {"mcp_github__create_issue", "mcp_github__list_prs"}));
-  EXPECT_THAT(*engine.Allowed(*reg, {}),
-              ElementsAre("mcp_github__create_issue", "mcp_github__list_prs", "message"));
-  ASSERT_TRUE(engine.groups().Unregister("mcp:github"));
-  EXPECT_THAT(*engine.Allowed(*reg, {}), ElementsAre("message"));
-  EXPECT_FALSE(engine.groups().Unregister("mcp:github"));
+void AddGithubTools(Registry& reg) {
+  for (const char* name : {"mcp_github__create_issue", "mcp_github__list_prs"}) {
+    reg.Upsert(std::make_shared<testing::GroupedTool>(name, "mcp:github"));
+  }
 }
 
-TEST(PolicyEngineTest, DynamicGroupsAreIsolatedBetweenEngines) {
-  auto reg = StandardRegistry();
-  const PolicyConfig cfg = MustParse(R"({"tools":{"allow":["group:mcp"]}})");
-  PolicyEngine a(cfg), b(cfg);
-  ASSERT_TRUE(a.groups().Register("mcp", kMcpTools));
-  EXPECT_EQ(*a.Allowed(*reg, {}), kMcpTools);
-  EXPECT_THAT(*b.Allowed(*reg, {}), IsEmpty());
-  ASSERT_TRUE(b.groups().Register("mcp", {"mcp_pg__query"}));
-  EXPECT_EQ(*a.Allowed(*reg, {}), kMcpTools);
-  EXPECT_THAT(*b.Allowed(*reg, {}), ElementsAre("mcp_pg__query"));
+TEST(PolicyEngineTest, DynamicMcpGroupsFollowTheRegistrysTools) {
+  auto reg = StandardRegistry();  // its mcp_* tools belong to no group
+  PolicyEngine engine(MustParse(R"({"tools":{"allow":["group:mcp:github","message"]}})"));
+  EXPECT_THAT(*engine.Allowed(*reg, {}), ElementsAre("message"));
+  AddGithubTools(*reg);
+  EXPECT_THAT(*engine.Allowed(*reg, {}),
+              ElementsAre("mcp_github__create_issue", "mcp_github__list_prs", "message"));
+  reg->Unregister("mcp_github__list_prs");
+  EXPECT_THAT(*engine.Allowed(*reg, {}), ElementsAre("mcp_github__create_issue", "message"));
+}
+
+// One engine serves the runtime's registry and every agent's clone with MCP servers of its own:
+// group:mcp names each registry's own servers, never another's.
+TEST(PolicyEngineTest, DynamicGroupsAreIsolatedBetweenRegistries) {
+  auto base = testing::MakeRegistry({"read_file", "message"});
+  PolicyEngine engine(MustParse(R"({"tools":{"allow":["group:mcp"]}})"));
+  auto agent_a = base->Clone();
+  AddGithubTools(*agent_a);
+  auto agent_b = base->Clone();
+  agent_b->Upsert(std::make_shared<testing::GroupedTool>("mcp_pg__query", "mcp:pg"));
+  EXPECT_THAT(*engine.Allowed(*base, {}), IsEmpty());
+  EXPECT_THAT(*engine.Allowed(*agent_a, {}),
+              ElementsAre("mcp_github__create_issue", "mcp_github__list_prs"));
+  EXPECT_THAT(*engine.Allowed(*agent_b, {}), ElementsAre("mcp_pg__query"));
+  PolicyEngine per_server(MustParse(R"({"tools":{"allow":["group:mcp:pg"]}})"));
+  EXPECT_THAT(*per_server.Allowed(*agent_a, {}), IsEmpty());
+  EXPECT_THAT(*per_server.Allowed(*agent_b, {}), ElementsAre("mcp_pg__query"));
 }
 
 TEST(PolicyEngineTest, DeniedMcpGroupOverridesAllow) {
   auto reg = StandardRegistry();
+  AddGithubTools(*reg);
   PolicyEngine engine(MustParse(R"({"tools":{"deny":["group:mcp:github"]}})"));
-  ASSERT_TRUE(
-      engine.groups().Register("mcp:github", {"mcp_github__create_issue", "mcp_github__list_prs"}));
   EXPECT_EQ(*engine.Allowed(*reg, {}),
             Except({"mcp_github__create_issue", "mcp_github__list_prs"}));
 }

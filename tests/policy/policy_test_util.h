@@ -28,6 +28,17 @@ class CountingTool : public SimpleTool {
   mutable std::atomic<int> calls{0};
 };
 
+// An MCP bridge stand-in: a member of the dynamic policy group `group` ("mcp:<server>").
+class GroupedTool : public CountingTool {
+ public:
+  GroupedTool(std::string name, std::string group)
+      : CountingTool(std::move(name)), group_(std::move(group)) {}
+  const std::string& dynamic_group() const override { return group_; }
+
+ private:
+  std::string group_;
+};
+
 // The seed's native tools (group:goclaw).
 inline std::vector<std::string> NativeTools() {
   const auto* goclaw = ToolGroups::Builtin("goclaw");

@@ -53,33 +53,6 @@ TEST(ToolGroupsTest, DynamicNames) {
   EXPECT_FALSE(ToolGroups::IsDynamicName("fs"));
 }
 
-TEST(ToolGroupsTest, RegisterAndUnregisterBumpTheGeneration) {
-  ToolGroups groups;
-  const auto s0 = groups.snapshot();
-  EXPECT_EQ(s0.Find("mcp:pg"), nullptr);
-  ASSERT_TRUE(groups.Register("mcp:pg", {"mcp_pg__query", "mcp_pg__list_tables"}));
-  const auto s1 = groups.snapshot();
-  EXPECT_GT(s1.generation, s0.generation);
-  ASSERT_NE(s1.Find("mcp:pg"), nullptr);
-  EXPECT_THAT(*s1.Find("mcp:pg"), ElementsAre("mcp_pg__query", "mcp_pg__list_tables"));
-  EXPECT_NE(s1.Find("fs"), nullptr);
-
-  EXPECT_TRUE(groups.Unregister("mcp:pg"));
-  EXPECT_FALSE(groups.Unregister("mcp:pg"));
-  EXPECT_EQ(groups.snapshot().Find("mcp:pg"), nullptr);
-  // A snapshot never changes under its holder.
-  EXPECT_NE(s1.Find("mcp:pg"), nullptr);
-}
-
-TEST(ToolGroupsTest, OnlyDynamicNamesRegister) {
-  ToolGroups groups;
-  auto st = groups.Register("fs", {"exec"});
-  ASSERT_FALSE(st);
-  EXPECT_EQ(st.error().code, ErrorCode::kInvalidArgument);
-  EXPECT_FALSE(groups.Register("custom", {"x"}));
-  EXPECT_EQ(*ToolGroups::Builtin("fs")->begin(), "read_file");
-}
-
 TEST(ToolGroupsTest, KnownToolNames) {
   EXPECT_TRUE(ToolGroups::IsKnownToolName("exec"));
   EXPECT_TRUE(ToolGroups::IsKnownToolName("bash"));
