@@ -13,12 +13,21 @@
 namespace clawtools::sandbox {
 namespace {
 
-// The docker client's own environment: where the engine is, nothing else of the gateway's.
-std::vector<std::string> ClientEnvironment() {
+// What the docker client itself reads: the container's values for these names cannot travel in
+// the client's environment (they would redirect the client), so they go on the command line.
+bool ClientReads(std::string_view name) {
+  return name == "PATH" || name == "HOME" || name.starts_with("DOCKER_");
+}
+
+std::vector<std::string> EngineEnvironment() {
   std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin"};
   for (const char* k : {"DOCKER_HOST", "DOCKER_CONTEXT", "DOCKER_CONFIG", "HOME"})
     if (const char* v = std::getenv(k)) env.push_back(std::string(k) + "=" + v);
   return env;
+}
+
+std::string_view NameOf(std::string_view kv) {
+  return kv.substr(0, kv.find('='));
 }
 
 }  // namespace
@@ -42,7 +51,7 @@ Expected<std::unique_ptr<DockerBackend>> DockerBackend::Create(DockerOptions opt
   std::string path = FindOnPath(opts.docker);
   if (path.empty()) return Fail(ErrorCode::kUnavailable, "docker client not found");
   auto proc = Process::Spawn(
-      {.argv = {path, "info", "--format", "{{.ServerVersion}}"}, .env = ClientEnvironment()});
+      {.argv = {path, "info", "--format", "{{.ServerVersion}}"}, .env = EngineEnvironment()});
   if (!proc) return std::unexpected(proc.error());
   RunOutcome out = RunToCompletion(*proc, {.deadline = std::chrono::steady_clock::now() + timeout});
   std::string version = out.head;
@@ -102,16 +111,27 @@ std::vector<std::string> DockerBackend::RunArgs(const DockerOptions& opts, const
     a.insert(a.end(), {"-v", req.workspace + ":/workspace" +
                                  (p.workspace_access == WorkspaceAccess::kReadOnly ? ":ro" : "")});
   a.insert(a.end(), {"-w", req.cwd_rel.empty() ? "/workspace" : "/workspace/" + req.cwd_rel});
-  for (const auto& kv : SandboxEnvironment(p.env)) a.insert(a.end(), {"-e", kv});
+  for (const auto& kv : SandboxEnvironment(p.env)) {
+    std::string_view name = NameOf(kv);
+    a.insert(a.end(), {"-e", ClientReads(name) ? kv : std::string(name)});
+  }
   a.insert(a.end(), {p.image, "sh", "-c", req.command});
   return a;
+}
+
+std::vector<std::string> DockerBackend::ClientEnvironment(const LaunchRequest& req) {
+  std::vector<std::string> env = EngineEnvironment();
+  for (auto& kv : SandboxEnvironment(req.policy.env)) {
+    if (!ClientReads(NameOf(kv))) env.push_back(std::move(kv));
+  }
+  return env;
 }
 
 Expected<Launched> DockerBackend::Start(const LaunchRequest& req) const {
   std::string name = ContainerName(req.session_key);
   std::vector<std::string> argv = {docker_path_};
   for (auto& s : RunArgs(opts_, req, name)) argv.push_back(std::move(s));
-  auto proc = Process::Spawn({.argv = std::move(argv), .env = ClientEnvironment()});
+  auto proc = Process::Spawn({.argv = std::move(argv), .env = ClientEnvironment(req)});
   if (!proc) return std::unexpected(proc.error());
   std::string where = "sandbox: docker (" + req.policy.image + ", uid 65534, " +
                       (req.policy.network_enabled ? "network" : "no network") + ")";
@@ -119,7 +139,7 @@ Expected<Launched> DockerBackend::Start(const LaunchRequest& req) const {
   return Launched{
       std::move(*proc), std::move(where), [docker, name] {
         if (auto rm =
-                Process::Spawn({.argv = {docker, "rm", "-f", name}, .env = ClientEnvironment()}))
+                Process::Spawn({.argv = {docker, "rm", "-f", name}, .env = EngineEnvironment()}))
           RunToCompletion(
               *rm, {.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10)});
       }};

@@ -26,9 +26,15 @@ class DockerBackend : public Backend {
   Expected<Launched> Start(const LaunchRequest& req) const override;
   const std::string& server_version() const { return version_; }
 
-  // The arguments after `docker` that Start runs, with the given container name.
+  // The arguments after `docker` that Start runs, with the given container name. The
+  // container's variables are named (`-e NAME`), their values travel in ClientEnvironment: argv
+  // is world-readable (ps, /proc/<pid>/cmdline), a process's environment is not.
   static std::vector<std::string> RunArgs(const DockerOptions& opts, const LaunchRequest& req,
                                           const std::string& name);
+  // The docker client's environment for `req`: where the engine is (DOCKER_HOST, DOCKER_CONTEXT,
+  // DOCKER_CONFIG, HOME, a fixed PATH), nothing else of the gateway's, plus the values RunArgs
+  // names.
+  static std::vector<std::string> ClientEnvironment(const LaunchRequest& req);
   // "clawtools-sbx-<key with [^A-Za-z0-9_.-] replaced, at most 40 chars>-<8 random hex>"
   static std::string ContainerName(std::string_view session_key);
 

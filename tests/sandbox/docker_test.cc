@@ -38,11 +38,24 @@ TEST(DockerArgs, GoClawHardenedFlags) {
                    {"--user", "65534:65534"},
                    {"-v", "/srv/ws:/workspace:ro"},
                    {"-w", "/workspace/src"},
-                   {"-e", "A=1"},
+                   {"-e", "A"},
                    {"debian:bookworm-slim", "sh", "-c", "make test"}})
     EXPECT_TRUE(Contains(args, seq)) << *seq.begin();
   req.policy.network_enabled = true;
   req.policy.workspace_access = WorkspaceAccess::kNone;
+  req.policy.env = {{"API_TOKEN", "tok-123"}, {"DOCKER_HOST", "tcp://evil:2375"}};
+  // Values stay off the world-readable command line; the client's environment carries them,
+  // except names the client itself reads, which must not redirect it.
+  args = DockerBackend::RunArgs({}, req, "n");
+  EXPECT_TRUE(Contains(args, {"-e", "API_TOKEN"}));
+  EXPECT_TRUE(Contains(args, {"-e", "DOCKER_HOST=tcp://evil:2375"}));
+  for (const auto& a : args) EXPECT_EQ(a.find("tok-123"), std::string::npos) << a;
+  auto env = DockerBackend::ClientEnvironment(req);
+  EXPECT_TRUE(std::ranges::count(env, "API_TOKEN=tok-123"));
+  EXPECT_FALSE(std::ranges::count(env, "DOCKER_HOST=tcp://evil:2375"));
+  EXPECT_TRUE(std::ranges::count(env, "PATH=/usr/local/bin:/usr/bin:/bin"));
+  EXPECT_EQ(
+      std::ranges::count_if(env, [](const std::string& kv) { return kv.starts_with("PATH="); }), 1);
   args = DockerBackend::RunArgs({}, req, "n");
   EXPECT_TRUE(Contains(args, {"--network", "bridge"}));
   EXPECT_FALSE(Contains(args, {"-v"}));
