@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "execpolicy/args.h"
 #include "execpolicy/parser.h"
@@ -10,10 +12,6 @@ namespace clawtools::execpolicy {
 
 using namespace std::string_view_literals;
 namespace {
-
-bool OneOf(std::string_view s, std::initializer_list<std::string_view> set) {
-  return std::find(set.begin(), set.end(), s) != set.end();
-}
 
 // tr's SET syntax: ranges a-z, escapes \n \\, classes [:lower:] [:upper:] [:digit:] [:space:].
 std::optional<std::string> TrSet(std::string_view s) {
@@ -152,11 +150,12 @@ std::optional<std::string> Echo(const Invocation& inv) {
 }  // namespace
 
 bool IsDownloader(std::string_view p) {
-  return OneOf(
-      p, {"curl"sv,  "wget"sv,        "fetch"sv,        "aria2c"sv, "http"sv, "https"sv, "httpie"sv,
-          "xh"sv,    "lwp-request"sv, "lwp-download"sv, "GET"sv,    "nc"sv,   "ncat"sv,  "netcat"sv,
-          "socat"sv, "telnet"sv,      "tftp"sv,         "ftp"sv,    "scp"sv,  "sftp"sv,  "rsync"sv,
-          "s3cmd"sv, "gsutil"sv,      "lynx"sv,         "links"sv,  "w3m"sv,  "elinks"sv});
+  static const std::unordered_set<std::string_view> kDownloaders = {
+      "curl"sv,  "wget"sv,        "fetch"sv,        "aria2c"sv, "http"sv, "https"sv, "httpie"sv,
+      "xh"sv,    "lwp-request"sv, "lwp-download"sv, "GET"sv,    "nc"sv,   "ncat"sv,  "netcat"sv,
+      "socat"sv, "telnet"sv,      "tftp"sv,         "ftp"sv,    "scp"sv,  "sftp"sv,  "rsync"sv,
+      "s3cmd"sv, "gsutil"sv,      "lynx"sv,         "links"sv,  "w3m"sv,  "elinks"sv};
+  return kDownloaders.contains(p);
 }
 
 std::optional<std::string> DecodeBase64(std::string_view text) {
@@ -214,56 +213,92 @@ Stream EvaluateOutput(const Invocation& inv) {
   out.present = true;
   out.taint = inv.in.taint;
   out.origin = inv.in.origin.empty() ? inv.Canonical() : inv.in.origin + " | " + inv.Canonical();
-  const std::string p = inv.Program();
+  const std::string_view p = inv.Program();
   if (IsDownloader(p)) {
     out.taint |= kTaintNetwork;
     return out;
   }
+  // Programs whose output is modelled; one lookup instead of comparing with every name.
+  enum class Kind { kEcho, kPrintf, kCopy, kBase64, kXxd, kOpenssl, kRev, kTr, kDecoder, kPacker };
+  static const std::unordered_map<std::string_view, Kind> kKinds = {
+      {"echo", Kind::kEcho},        {"printf", Kind::kPrintf},
+      {"cat", Kind::kCopy},         {"tee", Kind::kCopy},
+      {"head", Kind::kCopy},        {"tail", Kind::kCopy},
+      {"sort", Kind::kCopy},        {"base64", Kind::kBase64},
+      {"base32", Kind::kBase64},    {"basenc", Kind::kBase64},
+      {"xxd", Kind::kXxd},          {"openssl", Kind::kOpenssl},
+      {"rev", Kind::kRev},          {"tr", Kind::kTr},
+      {"gunzip", Kind::kDecoder},   {"zcat", Kind::kDecoder},
+      {"bzcat", Kind::kDecoder},    {"xzcat", Kind::kDecoder},
+      {"zstdcat", Kind::kDecoder},  {"uncompress", Kind::kDecoder},
+      {"uudecode", Kind::kDecoder}, {"gpg", Kind::kDecoder},
+      {"unxz", Kind::kDecoder},     {"lzcat", Kind::kDecoder},
+      {"gzip", Kind::kPacker},      {"bzip2", Kind::kPacker},
+      {"xz", Kind::kPacker},        {"zstd", Kind::kPacker}};
+  const auto kind = kKinds.find(p);
+  if (kind == kKinds.end()) return out;
   const std::optional<std::string>& in = inv.in.text;
   const bool has_file_operand = inv.argv.size() > 1 && inv.Word(inv.argv.size() - 1)[0] != '-';
-  if (p == "echo") {
-    out.text = Echo(inv);
-  } else if (p == "printf") {
-    out.text = Printf(inv, 1);
-  } else if (p == "cat" || p == "tee" || p == "head" || p == "tail" || p == "sort") {
-    if (in && (inv.argv.size() == 1 || p == "tee")) out.text = in;
-  } else if (p == "base64" || p == "base32" || p == "basenc") {
-    ParsedArgs a = ParseArgs(inv.argv, 1, {"w", {{"decode", 'd'}, {"wrap", 'w', true}}});
-    if (a.Has('d') || a.Has('D')) {
-      if (in && a.operands.empty() && p == "base64") out.text = DecodeBase64(*in);
+  switch (kind->second) {
+    case Kind::kEcho:
+      out.text = Echo(inv);
+      break;
+    case Kind::kPrintf:
+      out.text = Printf(inv, 1);
+      break;
+    case Kind::kCopy:
+      if (in && (inv.argv.size() == 1 || p == "tee")) out.text = in;
+      break;
+    case Kind::kBase64: {
+      ParsedArgs a = ParseArgs(inv.argv, 1, {"w", {{"decode", 'd'}, {"wrap", 'w', true}}});
+      if (a.Has('d') || a.Has('D')) {
+        if (in && a.operands.empty() && p == "base64") out.text = DecodeBase64(*in);
+        if (!out.text) out.taint |= kTaintDecoded;
+      }
+      break;
+    }
+    case Kind::kXxd: {
+      ParsedArgs a =
+          ParseArgs(inv.argv, 1, {"cglos", {{"revert", 'r'}, {"plain", 'p'}, {"ps", 'p'}}});
+      if (a.Has('r')) {
+        if (in && a.operands.empty() && a.Has('p')) out.text = DecodeHex(*in);
+        if (!out.text) out.taint |= kTaintDecoded;
+      }
+      break;
+    }
+    case Kind::kOpenssl: {
+      bool decode = false, base64 = false;
+      for (size_t i = 1; i < inv.argv.size(); ++i) {
+        decode = decode || inv.Word(i) == "-d";
+        base64 =
+            base64 || inv.Word(i) == "-base64" || inv.Word(i) == "-a" || inv.Word(i) == "base64";
+      }
+      if (decode) {
+        if (in && base64 && !has_file_operand) out.text = DecodeBase64(*in);
+        if (!out.text) out.taint |= kTaintDecoded;
+      }
+      break;
+    }
+    case Kind::kRev:
+      if (in && inv.argv.size() == 1) out.text = Rev(*in);
       if (!out.text) out.taint |= kTaintDecoded;
-    }
-  } else if (p == "xxd") {
-    ParsedArgs a =
-        ParseArgs(inv.argv, 1, {"cglos", {{"revert", 'r'}, {"plain", 'p'}, {"ps", 'p'}}});
-    if (a.Has('r')) {
-      if (in && a.operands.empty() && a.Has('p')) out.text = DecodeHex(*in);
+      break;
+    case Kind::kTr: {
+      ParsedArgs a = ParseArgs(inv.argv, 1, {});
+      if (in) out.text = Tr(a, inv, *in);
       if (!out.text) out.taint |= kTaintDecoded;
+      break;
     }
-  } else if (p == "openssl") {
-    bool decode = false, base64 = false;
-    for (size_t i = 1; i < inv.argv.size(); ++i) {
-      decode = decode || inv.Word(i) == "-d";
-      base64 = base64 || inv.Word(i) == "-base64" || inv.Word(i) == "-a" || inv.Word(i) == "base64";
-    }
-    if (decode) {
-      if (in && base64 && !has_file_operand) out.text = DecodeBase64(*in);
-      if (!out.text) out.taint |= kTaintDecoded;
-    }
-  } else if (p == "rev") {
-    if (in && inv.argv.size() == 1) out.text = Rev(*in);
-    if (!out.text) out.taint |= kTaintDecoded;
-  } else if (p == "tr") {
-    ParsedArgs a = ParseArgs(inv.argv, 1, {});
-    if (in) out.text = Tr(a, inv, *in);
-    if (!out.text) out.taint |= kTaintDecoded;
-  } else if (OneOf(p, {"gunzip"sv, "zcat"sv, "bzcat"sv, "xzcat"sv, "zstdcat"sv, "uncompress"sv,
-                       "uudecode"sv, "gpg"sv, "unxz"sv, "lzcat"sv}) ||
-             (OneOf(p, {"gzip"sv, "bzip2"sv, "xz"sv, "zstd"sv}) &&
-              std::any_of(inv.argv.begin(), inv.argv.end(), [](const Field& f) {
-                return f.text == "-d" || f.text == "-dc" || f.text == "--decompress";
-              }))) {
-    out.taint |= kTaintDecoded;
+    case Kind::kDecoder:
+      out.taint |= kTaintDecoded;
+      break;
+    case Kind::kPacker:
+      if (std::any_of(inv.argv.begin(), inv.argv.end(), [](const Field& f) {
+            return f.text == "-d" || f.text == "-dc" || f.text == "--decompress";
+          })) {
+        out.taint |= kTaintDecoded;
+      }
+      break;
   }
   return out;
 }
