@@ -155,7 +155,7 @@ class Analyzer final : public ExpansionHooks {
     ++async_;
     for (const auto& c : p.commands) {
       Env saved = env_;  // every element of a pipeline runs in a subshell
-      Stream next = RunCommand(*c, cur);
+      Stream next = RunCommand(*c, std::move(cur));
       env_ = std::move(saved);
       next.present = true;
       cur = std::move(next);
@@ -180,12 +180,13 @@ class Analyzer final : public ExpansionHooks {
            c.words[0].parts.size() == 1 && OneOf(c.words[0].parts[0].text, words);
   }
 
-  Stream RunCommand(const Command& c, const Stream& in) {
+  Stream RunCommand(const Command& c, Stream in) {
     Step();
-    Stream redirected = ApplyInputRedirects(c, in);
+    ApplyInputRedirects(c, in);
+    const Stream& redirected = in;
     switch (c.kind) {
       case Command::Kind::kSimple:
-        return RunSimple(c, redirected);
+        return RunSimple(c, std::move(in));
       case Command::Kind::kGroup:
         CheckCompoundRedirects(c);
         return RunScript(c.bodies[0], redirected);
@@ -297,27 +298,23 @@ class Analyzer final : public ExpansionHooks {
     std::vector<RedirectInfo> out;
     for (const Redirect& r : c.redirects) {
       if (r.op == "<<" || r.op == "<<-") continue;
-      auto f = ExpandWord(r.target, env_, *this, ExpandMode::kSingle);
-      out.push_back({r.op, r.fd, f.empty() ? Field{} : f[0]});
+      out.push_back({r.op, r.fd, ExpandSingle(r.target.parts, env_, *this)});
     }
     return out;
   }
 
-  // Here-docs, here-strings and < files become the command's stdin.
-  Stream ApplyInputRedirects(const Command& c, const Stream& in) {
-    Stream s = in;
+  // Here-docs, here-strings and < files become the command's stdin `s`.
+  void ApplyInputRedirects(const Command& c, Stream& s) {
     for (const Redirect& r : c.redirects) {
       if (r.fd > 0) continue;
       if (r.op == "<<<" || r.op == "<<" || r.op == "<<-") {
         const Word& w = r.op == "<<<" ? r.target : r.heredoc;
-        auto f = ExpandWord(w, env_, *this, ExpandMode::kSingle);
-        Field v = f.empty() ? Field{} : f[0];
+        Field v = ExpandSingle(w.parts, env_, *this);
         s = Stream{true, std::nullopt, v.taint,
                    r.op == "<<<" ? "<<< " + QuoteField(v) : "here-document"};
         if (!v.dynamic) s.text = r.op == "<<<" ? v.text + "\n" : v.text;
       } else if (r.op == "<") {
-        auto f = ExpandWord(r.target, env_, *this, ExpandMode::kSingle);
-        Field v = f.empty() ? Field{} : f[0];
+        Field v = ExpandSingle(r.target.parts, env_, *this);
         s = Stream{true, std::nullopt, v.taint & ~kTaintProcessSub, "< " + QuoteField(v)};
         if (v.process_sub) {
           auto it = process_outputs_.find(v.process_sub);
@@ -328,10 +325,9 @@ class Analyzer final : public ExpansionHooks {
         }
       }
     }
-    return s;
   }
 
-  Stream RunSimple(const Command& c, const Stream& in) {
+  Stream RunSimple(const Command& c, Stream in) {
     std::vector<std::pair<std::string, Field>> assigns;
     for (const Word& a : c.assignments) {
       std::string name = a.parts[0].text;
@@ -361,10 +357,8 @@ class Analyzer final : public ExpansionHooks {
         assigns.emplace_back(name, Field{a.source, !v.known, false, v.taint});
         continue;
       }
-      Word value = a;
-      value.parts.erase(value.parts.begin());
-      auto f = ExpandWord(value, env_, *this, ExpandMode::kSingle);
-      Field v = f.empty() ? Field{} : f[0];
+      Field v = ExpandSingle(std::span(a.parts).subspan(1), env_, *this);  // after NAME=
+
       if (append) {
         const Variable* old = env_.Find(name);
         if (!old || !old->known) v.dynamic = true;
@@ -378,19 +372,17 @@ class Analyzer final : public ExpansionHooks {
       }
     }
     Invocation inv;
-    for (const Word& w : c.words) {
-      auto f = ExpandWord(w, env_, *this, ExpandMode::kWords);
-      inv.argv.insert(inv.argv.end(), std::make_move_iterator(f.begin()),
-                      std::make_move_iterator(f.end()));
-    }
+    inv.argv.reserve(c.words.size());
+    for (const Word& w : c.words) ExpandWord(w, env_, *this, ExpandMode::kWords, inv.argv);
     inv.env = std::move(assigns);
     inv.redirects = ExpandRedirects(c);
-    inv.in = in;
+    inv.in = std::move(in);
     return Run(std::move(inv));
   }
 
   void Record(const Invocation& inv) {
     SimpleCommand sc;
+    sc.argv.reserve(inv.argv.size());
     for (const Field& f : inv.argv) {
       sc.argv.push_back(f.text);
       sc.dynamic = sc.dynamic || f.dynamic;

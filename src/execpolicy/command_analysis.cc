@@ -19,6 +19,7 @@ const char* DecisionName(Decision d) {
 
 Analysis AnalyzeCommand(std::string_view command, const AnalysisOptions& options) {
   Analysis out;
+  out.commands.reserve(4);  // saves regrowing the list for the usual handful of programs
   Findings findings(options);
   try {
     if (command.find('\0') != std::string_view::npos) {
@@ -31,11 +32,11 @@ Analysis AnalyzeCommand(std::string_view command, const AnalysisOptions& options
     findings.Deny("analysis", "internal_error", std::string("the analysis failed: ") + e.what(),
                   "");
   }
-  if (const auto& f = findings.decisive()) {
+  if (auto f = std::move(findings).TakeDecisive()) {
     out.decision = f->decision;
-    out.rule = f->rule;
-    out.reason = f->reason;
-    out.matched = f->matched;
+    out.rule = std::move(f->rule);
+    out.reason = std::move(f->reason);
+    out.matched = std::move(f->matched);
   }
   return out;
 }

@@ -134,11 +134,10 @@ class Expander {
  public:
   Expander(Env& env, ExpansionHooks& hooks) : env_(env), hooks_(hooks) {}
 
-  std::vector<Field> Expand(const Word& word, ExpandMode mode) {
-    std::vector<Field> fields;
+  void Expand(const Word& word, ExpandMode mode, std::vector<Field>& fields) {
     if (mode == ExpandMode::kSingle || !HasBraceCandidate(word)) {
       ExpandParts(word.parts, mode, fields);
-      return fields;
+      return;
     }
     Atoms atoms;
     for (const auto& p : word.parts) {
@@ -164,10 +163,23 @@ class Expander {
       }
       ExpandParts(parts, mode, fields);
     }
-    return fields;
+  }
+
+  // kSingle yields exactly one field (Split always pushes one).
+  Field ExpandSingle(std::span<const WordPart> parts) {
+    std::vector<Field> fields;
+    ExpandParts(parts, ExpandMode::kSingle, fields);
+    return std::move(fields[0]);
   }
 
  private:
+  // Unquoted *, ? or a [...] class make a glob pattern.
+  static bool HasGlob(const std::string& text) {
+    return std::any_of(text.begin(), text.end(), [](char c) { return c == '*' || c == '?'; }) ||
+           (text.find('[') != std::string::npos &&
+            text.find(']', text.find('[') + 1) != std::string::npos);
+  }
+
   static bool HasBraceCandidate(const Word& w) {
     for (const auto& p : w.parts) {
       if (p.kind == Kind::kLiteral && p.text.find('{') != std::string::npos) return true;
@@ -175,7 +187,16 @@ class Expander {
     return false;
   }
 
-  void ExpandParts(const std::vector<WordPart>& parts, ExpandMode mode, std::vector<Field>& out) {
+  void ExpandParts(std::span<const WordPart> parts, ExpandMode mode, std::vector<Field>& out) {
+    // Most words are one literal or quoted part: the field is its text, without segments.
+    if (parts.size() == 1 && (parts[0].kind == Kind::kLiteral || parts[0].kind == Kind::kQuoted)) {
+      const std::string& text = parts[0].text;
+      Budget(text.size());
+      Field f{text};
+      f.glob = parts[0].kind == Kind::kLiteral && HasGlob(text);
+      out.push_back(std::move(f));
+      return;
+    }
     std::vector<Segment> segs;
     for (size_t i = 0; i < parts.size(); ++i) Collect(parts[i], /*quoted=*/false, segs);
     Split(segs, mode, out);
@@ -433,8 +454,10 @@ class Expander {
   }
 
   void Split(const std::vector<Segment>& segs, ExpandMode mode, std::vector<Field>& out) {
-    std::string ifs = " \t\n";
-    if (const Variable* v = env_.Find("IFS")) ifs = v->known ? v->value : " \t\n";
+    std::string_view ifs = " \t\n";
+    if (const Variable* v = env_.Find("IFS"); v && v->known) ifs = v->value;
+    // std::string_view::find would call memchr for every character of the value.
+    auto in_ifs = [&](char c) { return std::find(ifs.begin(), ifs.end(), c) != ifs.end(); };
     Field cur;
     bool has = false;
     auto push = [&] {
@@ -451,7 +474,7 @@ class Expander {
       take(s);
       if (mode == ExpandMode::kWords && s.splittable) {
         for (char c : s.text) {
-          if (ifs.find(c) == std::string::npos) {
+          if (!in_ifs(c)) {
             cur.text += c;
             has = true;
           } else if (c == ' ' || c == '\t' || c == '\n') {
@@ -464,11 +487,7 @@ class Expander {
         }
         continue;
       }
-      if (s.globbable && (s.text.find_first_of("*?") != std::string::npos ||
-                          (s.text.find('[') != std::string::npos &&
-                           s.text.find(']', s.text.find('[') + 1) != std::string::npos))) {
-        cur.glob = true;
-      }
+      if (s.globbable && HasGlob(s.text)) cur.glob = true;
       cur.text += s.text;
       has = has || !s.splittable || !s.text.empty();
     }
@@ -508,7 +527,18 @@ void Env::MergeBranch(const Env& branch) {
 }
 
 std::vector<Field> ExpandWord(const Word& word, Env& env, ExpansionHooks& hooks, ExpandMode mode) {
-  return Expander(env, hooks).Expand(word, mode);
+  std::vector<Field> fields;
+  Expander(env, hooks).Expand(word, mode, fields);
+  return fields;
+}
+
+void ExpandWord(const Word& word, Env& env, ExpansionHooks& hooks, ExpandMode mode,
+                std::vector<Field>& out) {
+  Expander(env, hooks).Expand(word, mode, out);
+}
+
+Field ExpandSingle(std::span<const WordPart> parts, Env& env, ExpansionHooks& hooks) {
+  return Expander(env, hooks).ExpandSingle(parts);
 }
 
 bool IsSecretVariableName(std::string_view name) {

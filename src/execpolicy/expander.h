@@ -11,6 +11,7 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,11 @@ inline constexpr size_t kMaxBraceFields = 4096;
 inline constexpr size_t kMaxExpandedBytes = 8 << 20;
 
 std::vector<Field> ExpandWord(const Word& word, Env& env, ExpansionHooks& hooks, ExpandMode mode);
+// The same, appending the fields to `out`.
+void ExpandWord(const Word& word, Env& env, ExpansionHooks& hooks, ExpandMode mode,
+                std::vector<Field>& out);
+// The one field of a kSingle expansion of `parts` (all of a word's, or an assignment's value).
+Field ExpandSingle(std::span<const WordPart> parts, Env& env, ExpansionHooks& hooks);
 
 // True for names such as GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, DATABASE_URL, CLAWTOOLS_*.
 bool IsSecretVariableName(std::string_view name);

@@ -78,6 +78,7 @@ class Findings {
     Add(Decision::kAsk, group, name, std::move(reason), std::move(matched));
   }
   const std::optional<Finding>& decisive() const { return decisive_; }
+  std::optional<Finding> TakeDecisive() && { return std::move(decisive_); }
   bool denied() const { return decisive_ && decisive_->decision == Decision::kDeny; }
 
  private:
