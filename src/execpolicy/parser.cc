@@ -1,6 +1,7 @@
 #include "execpolicy/parser.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <initializer_list>
 #include <optional>
@@ -63,6 +64,13 @@ constexpr std::string_view kReserved[] = {
 bool IsReserved(std::string_view w) {
   return std::find(std::begin(kReserved), std::end(kReserved), w) != std::end(kReserved);
 }
+
+// The first characters of the reserved words: any other word is looked up no further.
+constexpr auto kReservedStart = [] {
+  std::array<bool, 256> start{};
+  for (std::string_view w : kReserved) start[static_cast<unsigned char>(w[0])] = true;
+  return start;
+}();
 
 }  // namespace
 
@@ -226,6 +234,7 @@ class Parser {
 
   // The reserved word at the cursor, if any (it must end at a delimiter).
   std::string_view PeekReserved() const {
+    if (AtEnd() || !kReservedStart[static_cast<unsigned char>(src_[pos_])]) return {};
     size_t end = pos_;
     while (end < src_.size() && !IsMeta(src_[end]) && src_[end] != '"' && src_[end] != '\'' &&
            src_[end] != '\\' && src_[end] != '$' && src_[end] != '`' && end - pos_ < 9) {
@@ -237,7 +246,7 @@ class Parser {
   }
   bool EatReserved(std::string_view w) {
     SkipBlanks();
-    if (PeekReserved() != w) return false;
+    if (Peek() != w[0] || PeekReserved() != w) return false;
     pos_ += w.size();
     return true;
   }
@@ -253,10 +262,10 @@ class Parser {
       if (AtEnd()) break;
       if (paren && Peek() == ')') break;
       if (LookingAt(";;") || LookingAt(";&")) break;
-      std::string_view r = PeekReserved();
-      bool stop = false;
-      for (auto s : stops) stop = stop || r == s;
-      if (stop) break;
+      if (stops.size() > 0) {
+        const std::string_view r = PeekReserved();
+        if (std::find(stops.begin(), stops.end(), r) != stops.end()) break;
+      }
       ListItem item;
       item.pipeline = ParsePipeline();
       SkipBlanks();
@@ -739,8 +748,14 @@ class Parser {
           ++pos_;
         }
       } else {
-        literal += c;
-        ++pos_;
+        // A run of ordinary characters is one append.
+        size_t end = pos_ + 1;
+        while (end < src_.size() && !(stop ? src_[end] == stop : IsMeta(src_[end])) &&
+               std::string_view("\\'\"$`").find(src_[end]) == std::string_view::npos) {
+          ++end;
+        }
+        literal.append(src_.substr(pos_, end - pos_));
+        pos_ = end;
       }
     }
     flush();
