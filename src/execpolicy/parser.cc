@@ -24,6 +24,10 @@ bool IsMeta(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' ||
          c == ')' || c == '<' || c == '>';
 }
+// Characters that start quoting, an escape or an expansion inside a word.
+bool IsWordSpecial(char c) {
+  return c == '\\' || c == '\'' || c == '"' || c == '$' || c == '`';
+}
 bool IsNameStart(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
 }
@@ -612,7 +616,8 @@ class Parser {
         pos_ = j + 1;
       }
     }
-    if (LookingAt("<(") || LookingAt(">(")) {
+    if ((Peek() != '<' && Peek() != '>' && Peek() != '&') || LookingAt("<(") ||
+        LookingAt(">(")) {  // every operator starts with one of those
       pos_ = start;
       return false;
     }
@@ -751,7 +756,7 @@ class Parser {
         // A run of ordinary characters is one append.
         size_t end = pos_ + 1;
         while (end < src_.size() && !(stop ? src_[end] == stop : IsMeta(src_[end])) &&
-               std::string_view("\\'\"$`").find(src_[end]) == std::string_view::npos) {
+               !IsWordSpecial(src_[end])) {
           ++end;
         }
         literal.append(src_.substr(pos_, end - pos_));
