@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "execpolicy/args.h"
 #include "execpolicy/data_flow.h"
@@ -580,114 +581,192 @@ class Analyzer final : public ExpansionHooks {
       spec.posix_order = true;
       return ParseArgs(inv.argv, 1, spec);
     };
-    if (OneOf(prog,
-              {"nohup"sv, "builtin"sv, "unbuffer"sv, "catchsegv"sv, "proxychains"sv,
-               "proxychains4"sv, "torsocks"sv, "tsocks"sv, "busybox"sv, "toybox"sv, "sg"sv})) {
-      return rest_from(prog == "sg" ? 2 : 1);
-    }
-    if (prog == "command") {
-      auto a = posix({});
-      if (!a.Has('v') && !a.Has('V')) rest_from(a.end);
+    // What each wrapper runs: one lookup instead of comparing the name with every wrapper.
+    enum class Runs {
+      kArgs,
+      kCommand,
+      kExec,
+      kTime,
+      kNice,
+      kSetsid,
+      kStdbuf,
+      kIonice,
+      kTrace,
+      kSandbox,
+      kTimeout,
+      kSudo,
+      kEnv,
+      kSu,
+      kFlock,
+      kScript,
+      kWatch,
+      kEval,
+      kXargs,
+      kFind,
+      kSource,
+      kAlias
+    };
+    static const std::unordered_map<std::string_view, Runs> kWrappers = {
+        {"nohup", Runs::kArgs},
+        {"builtin", Runs::kArgs},
+        {"unbuffer", Runs::kArgs},
+        {"catchsegv", Runs::kArgs},
+        {"proxychains", Runs::kArgs},
+        {"proxychains4", Runs::kArgs},
+        {"torsocks", Runs::kArgs},
+        {"tsocks", Runs::kArgs},
+        {"busybox", Runs::kArgs},
+        {"toybox", Runs::kArgs},
+        {"sg", Runs::kArgs},
+        {"command", Runs::kCommand},
+        {"exec", Runs::kExec},
+        {"time", Runs::kTime},
+        {"nice", Runs::kNice},
+        {"setsid", Runs::kSetsid},
+        {"stdbuf", Runs::kStdbuf},
+        {"ionice", Runs::kIonice},
+        {"strace", Runs::kTrace},
+        {"ltrace", Runs::kTrace},
+        {"nsenter", Runs::kSandbox},
+        {"unshare", Runs::kSandbox},
+        {"systemd-run", Runs::kSandbox},
+        {"firejail", Runs::kSandbox},
+        {"bwrap", Runs::kSandbox},
+        {"cgexec", Runs::kSandbox},
+        {"timeout", Runs::kTimeout},
+        {"chroot", Runs::kTimeout},
+        {"taskset", Runs::kTimeout},
+        {"chrt", Runs::kTimeout},
+        {"sudo", Runs::kSudo},
+        {"doas", Runs::kSudo},
+        {"pkexec", Runs::kSudo},
+        {"run0", Runs::kSudo},
+        {"env", Runs::kEnv},
+        {"su", Runs::kSu},
+        {"runuser", Runs::kSu},
+        {"flock", Runs::kFlock},
+        {"script", Runs::kScript},
+        {"watch", Runs::kWatch},
+        {"eval", Runs::kEval},
+        {"xargs", Runs::kXargs},
+        {"find", Runs::kFind},
+        {"source", Runs::kSource},
+        {".", Runs::kSource},
+        {"alias", Runs::kAlias}};
+    const auto wrapper = kWrappers.find(prog);
+    if (wrapper == kWrappers.end()) {
+      if (IsShell(prog)) return UnwrapShell(inv);
+      Language lang;
+      if (InterpreterLanguage(prog, &lang)) return UnwrapInterpreter(inv, lang);
       return;
     }
-    if (prog == "exec") return rest_from(posix({"a"}).end);
-    if (prog == "time") return rest_from(posix({"fo"}).end);
-    if (prog == "nice") return rest_from(posix({"n", {{"adjustment", 'n', true}}}).end);
-    if (prog == "setsid") return rest_from(posix({}).end);
-    if (prog == "stdbuf")
-      return rest_from(
-          posix({"ioe", {{"input", 'i', true}, {"output", 'o', true}, {"error", 'e', true}}}).end);
-    if (prog == "ionice") {
-      auto a = posix({"cnpPu"});
-      if (!a.Has('p') && !a.Has('P') && !a.Has('u')) rest_from(a.end);
-      return;
-    }
-    if (prog == "strace" || prog == "ltrace") return rest_from(posix({"abeEoOpPsSuIX"}).end);
-    if (prog == "nsenter" || prog == "unshare" || prog == "systemd-run" || prog == "firejail" ||
-        prog == "bwrap" || prog == "cgexec") {
-      return rest_from(posix({"tSGwWgu"}).end);
-    }
-    if (prog == "timeout" || prog == "chroot" || prog == "taskset" || prog == "chrt") {
-      auto a = posix({"skg",
-                      {{"signal", 's', true},
-                       {"kill-after", 'k', true},
-                       {"userspec", 0, true},
-                       {"groups", 0, true}}});
-      if (prog == "taskset" && a.Has('p')) return;
-      return rest_from(a.end + 1);  // after the duration, new root, mask or priority
-    }
-    if (prog == "sudo" || prog == "doas" || prog == "pkexec" || prog == "run0") {
-      auto a =
-          posix({"ugCDhprtTUR", {{"user", 'u', true}, {"group", 'g', true}, {"chdir", 'D', true}}});
-      size_t i = a.end;
-      Invocation inner;
-      while (i < inv.argv.size() && IsAssignment(inv.Word(i))) {
-        inner.env.emplace_back(inv.Word(i).substr(0, inv.Word(i).find('=')),
-                               Static(inv.Word(i).substr(inv.Word(i).find('=') + 1)));
-        ++i;
+    switch (wrapper->second) {
+      case Runs::kArgs:
+        return rest_from(prog == "sg" ? 2 : 1);
+      case Runs::kCommand: {
+        auto a = posix({});
+        if (!a.Has('v') && !a.Has('V')) rest_from(a.end);
+        return;
       }
-      if (i >= inv.argv.size()) return;
-      inner.argv.assign(inv.argv.begin() + i, inv.argv.end());
-      inner.in = inv.in;
-      inner.redirects = inv.redirects;
-      Run(std::move(inner));
-      return;
-    }
-    if (prog == "env") return UnwrapEnv(inv);
-    if (prog == "su" || prog == "runuser") {
-      auto a = ParseArgs(inv.argv, 1,
-                         {"cgGsuw",
-                          {{"command", 'c', true},
-                           {"shell", 's', true},
-                           {"session-command", 'c', true},
-                           {"user", 'u', true},
-                           {"login", 'l'},
-                           {"group", 'g', true}}});
-      if (auto cmd = OptionValue(inv, "--command")) {
-        RunNested(*cmd, inv.in, "su -c", false);
-      } else if (a.Has('u') && !a.operands.empty()) {
-        rest_from(a.operands[0]);
+      case Runs::kExec:
+        return rest_from(posix({"a"}).end);
+      case Runs::kTime:
+        return rest_from(posix({"fo"}).end);
+      case Runs::kNice:
+        return rest_from(posix({"n", {{"adjustment", 'n', true}}}).end);
+      case Runs::kSetsid:
+        return rest_from(posix({}).end);
+      case Runs::kStdbuf:
+        return rest_from(
+            posix({"ioe", {{"input", 'i', true}, {"output", 'o', true}, {"error", 'e', true}}})
+                .end);
+      case Runs::kIonice: {
+        auto a = posix({"cnpPu"});
+        if (!a.Has('p') && !a.Has('P') && !a.Has('u')) rest_from(a.end);
+        return;
       }
-      return;
-    }
-    if (prog == "flock") {
-      auto a = posix({"wEc", {{"command", 'c', true}, {"timeout", 'w', true}}});
-      if (auto cmd = OptionValue(inv, "--command"))
-        return RunNested(*cmd, inv.in, "flock -c", false);
-      return rest_from(a.end + 1);
-    }
-    if (prog == "script") {
-      if (auto cmd = OptionValue(inv, "--command")) RunNested(*cmd, inv.in, "script -c", false);
-      return;
-    }
-    if (prog == "watch") {
-      auto a = posix({"nqd", {{"interval", 'n', true}, {"exec", 'x'}}});
-      if (a.end >= inv.argv.size()) return;
-      if (a.Has('x')) return rest_from(a.end);
-      return RunNested(Join(inv, a.end), inv.in, "watch", false);
-    }
-    if (prog == "eval") {
-      if (inv.argv.size() > 1) RunNested(Join(inv, 1), inv.in, "eval", /*is_eval=*/true);
-      return;
-    }
-    if (prog == "xargs") return UnwrapXargs(inv);
-    if (prog == "find") return UnwrapFind(inv);
-    if (prog == "source" || prog == ".") {
-      if (inv.argv.size() > 1) RunScriptFile(inv, 1, prog);
-      return;
-    }
-    if (IsShell(prog)) return UnwrapShell(inv);
-    Language lang;
-    if (InterpreterLanguage(prog, &lang)) return UnwrapInterpreter(inv, lang);
-    if (prog == "alias") {
-      for (size_t i = 1; i < inv.argv.size(); ++i) {
-        const std::string& w = inv.Word(i);
-        if (size_t eq = w.find('='); eq != std::string::npos) {
-          Field body = inv.argv[i];
-          body.text = w.substr(eq + 1);
-          RunNested(body, Stream{}, "alias", false);
+      case Runs::kTrace:
+        return rest_from(posix({"abeEoOpPsSuIX"}).end);
+      case Runs::kSandbox:
+        return rest_from(posix({"tSGwWgu"}).end);
+      case Runs::kTimeout: {
+        auto a = posix({"skg",
+                        {{"signal", 's', true},
+                         {"kill-after", 'k', true},
+                         {"userspec", 0, true},
+                         {"groups", 0, true}}});
+        if (prog == "taskset" && a.Has('p')) return;
+        return rest_from(a.end + 1);  // after the duration, new root, mask or priority
+      }
+      case Runs::kSudo: {
+        auto a = posix(
+            {"ugCDhprtTUR", {{"user", 'u', true}, {"group", 'g', true}, {"chdir", 'D', true}}});
+        size_t i = a.end;
+        Invocation inner;
+        while (i < inv.argv.size() && IsAssignment(inv.Word(i))) {
+          inner.env.emplace_back(inv.Word(i).substr(0, inv.Word(i).find('=')),
+                                 Static(inv.Word(i).substr(inv.Word(i).find('=') + 1)));
+          ++i;
         }
+        if (i >= inv.argv.size()) return;
+        inner.argv.assign(inv.argv.begin() + i, inv.argv.end());
+        inner.in = inv.in;
+        inner.redirects = inv.redirects;
+        Run(std::move(inner));
+        return;
       }
+      case Runs::kEnv:
+        return UnwrapEnv(inv);
+      case Runs::kSu: {
+        auto a = ParseArgs(inv.argv, 1,
+                           {"cgGsuw",
+                            {{"command", 'c', true},
+                             {"shell", 's', true},
+                             {"session-command", 'c', true},
+                             {"user", 'u', true},
+                             {"login", 'l'},
+                             {"group", 'g', true}}});
+        if (auto cmd = OptionValue(inv, "--command")) {
+          RunNested(*cmd, inv.in, "su -c", false);
+        } else if (a.Has('u') && !a.operands.empty()) {
+          rest_from(a.operands[0]);
+        }
+        return;
+      }
+      case Runs::kFlock: {
+        auto a = posix({"wEc", {{"command", 'c', true}, {"timeout", 'w', true}}});
+        if (auto cmd = OptionValue(inv, "--command"))
+          return RunNested(*cmd, inv.in, "flock -c", false);
+        return rest_from(a.end + 1);
+      }
+      case Runs::kScript:
+        if (auto cmd = OptionValue(inv, "--command")) RunNested(*cmd, inv.in, "script -c", false);
+        return;
+      case Runs::kWatch: {
+        auto a = posix({"nqd", {{"interval", 'n', true}, {"exec", 'x'}}});
+        if (a.end >= inv.argv.size()) return;
+        if (a.Has('x')) return rest_from(a.end);
+        return RunNested(Join(inv, a.end), inv.in, "watch", false);
+      }
+      case Runs::kEval:
+        if (inv.argv.size() > 1) RunNested(Join(inv, 1), inv.in, "eval", /*is_eval=*/true);
+        return;
+      case Runs::kXargs:
+        return UnwrapXargs(inv);
+      case Runs::kFind:
+        return UnwrapFind(inv);
+      case Runs::kSource:
+        if (inv.argv.size() > 1) RunScriptFile(inv, 1, prog);
+        return;
+      case Runs::kAlias:
+        for (size_t i = 1; i < inv.argv.size(); ++i) {
+          const std::string& w = inv.Word(i);
+          if (size_t eq = w.find('='); eq != std::string::npos) {
+            Field body = inv.argv[i];
+            body.text = w.substr(eq + 1);
+            RunNested(body, Stream{}, "alias", false);
+          }
+        }
     }
   }
 

@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace clawtools::execpolicy {
 
@@ -53,12 +54,10 @@ const std::vector<GroupInfo>& RuleGroups() {
 }
 
 bool IsShell(std::string_view p) {
-  for (std::string_view s : std::initializer_list<std::string_view>{
-           "sh"sv, "bash"sv, "zsh"sv, "dash"sv, "ksh"sv, "ash"sv, "mksh"sv, "yash"sv, "fish"sv,
-           "rbash"sv, "tcsh"sv, "csh"sv, "pdksh"sv, "posh"sv, "busybox-sh"sv}) {
-    if (p == s) return true;
-  }
-  return false;
+  static const std::unordered_set<std::string_view> kShells = {
+      "sh"sv,   "bash"sv,  "zsh"sv,  "dash"sv, "ksh"sv,   "ash"sv,  "mksh"sv,      "yash"sv,
+      "fish"sv, "rbash"sv, "tcsh"sv, "csh"sv,  "pdksh"sv, "posh"sv, "busybox-sh"sv};
+  return kShells.contains(p);
 }
 
 namespace {
