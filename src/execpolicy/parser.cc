@@ -524,6 +524,7 @@ class Parser {
 
   void ParseSimple(Command& cmd) {
     cmd.kind = Command::Kind::kSimple;
+    cmd.words.reserve(4);  // one allocation for most commands rather than regrowing
     for (;;) {
       SkipBlanks();
       if (AtEnd()) break;
@@ -694,7 +695,7 @@ class Parser {
     size_t start = pos_;
     std::string literal;
     auto flush = [&] {
-      if (!literal.empty()) w.parts.push_back({Kind::kLiteral, std::move(literal)});
+      if (!literal.empty()) w.parts.emplace_back(Kind::kLiteral, std::move(literal));
       literal.clear();
     };
     while (!AtEnd()) {
@@ -717,13 +718,13 @@ class Parser {
           ++pos_;
           break;
         }
-        w.parts.push_back({Kind::kQuoted, std::string(1, Peek(1))});
+        w.parts.emplace_back(Kind::kQuoted, std::string(1, Peek(1)));
         pos_ += 2;
       } else if (c == '\'') {
         flush();
         size_t end = src_.find('\'', pos_ + 1);
         if (end == std::string_view::npos) Fail("unterminated single quote");
-        w.parts.push_back({Kind::kQuoted, std::string(src_.substr(pos_ + 1, end - pos_ - 1))});
+        w.parts.emplace_back(Kind::kQuoted, std::string(src_.substr(pos_ + 1, end - pos_ - 1)));
         pos_ = end + 1;
       } else if (c == '"') {
         flush();
@@ -735,7 +736,7 @@ class Parser {
       } else if (c == '$' && Peek(1) == '\'') {
         flush();
         pos_ += 2;
-        w.parts.push_back({Kind::kQuoted, ReadAnsiC()});
+        w.parts.emplace_back(Kind::kQuoted, ReadAnsiC());
       } else if (c == '$' && Peek(1) == '"') {
         flush();
         pos_ += 2;
@@ -774,7 +775,7 @@ class Parser {
     Depth d(this);
     std::string text;
     auto flush = [&] {
-      if (!text.empty()) out.push_back({Kind::kQuoted, std::move(text)});
+      if (!text.empty()) out.emplace_back(Kind::kQuoted, std::move(text));
       text.clear();
     };
     while (!AtEnd()) {
