@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <initializer_list>
 #include <vector>
@@ -166,8 +167,8 @@ bool CriticalText(std::string_view path) {
   return false;
 }
 
-// Only a '/' or a '.' can start a fragment, and every fragment has a second character to compare
-// before the rest (checked below): SecretText relies on both.
+// Only a '/' or a '.' can start a fragment, and every fragment has a second character (checked
+// here): SecretText only looks at such positions, and only where the next character fits.
 constexpr bool FragmentsStartWithSeparator() {
   for (std::string_view f : kSecretFragments) {
     if (f.size() < 2 || (f[0] != '/' && f[0] != '.')) return false;
@@ -176,12 +177,23 @@ constexpr bool FragmentsStartWithSeparator() {
 }
 static_assert(FragmentsStartWithSeparator());
 
+// [0][c]: some fragment starts with "/c"; [1][c]: with ".c".
+constexpr auto kFragmentSecond = [] {
+  std::array<std::array<bool, 256>, 2> second{};
+  for (std::string_view f : kSecretFragments)
+    second[f[0] == '.'][static_cast<unsigned char>(f[1])] = true;
+  return second;
+}();
+
 bool SecretText(std::string_view p) {
-  for (size_t at = 0; at < p.size(); ++at) {
-    if (p[at] != '/' && p[at] != '.') continue;
+  for (size_t at = 0; at + 1 < p.size(); ++at) {
+    if ((p[at] != '/' && p[at] != '.') ||
+        !kFragmentSecond[p[at] == '.'][static_cast<unsigned char>(p[at + 1])]) {
+      continue;
+    }
     const std::string_view rest = p.substr(at);
     for (auto frag : kSecretFragments) {
-      if (rest.size() >= frag.size() && rest[1] == frag[1] && rest.starts_with(frag)) return true;
+      if (rest.starts_with(frag)) return true;
     }
   }
   // Private keys: anything in .ssh except public keys, known_hosts and config.
