@@ -134,20 +134,29 @@ class Analyzer final : public ExpansionHooks {
         o = RunPipeline(item.pipeline, in);
       }
       conditional = item.separator == "&&" || item.separator == "||" ? true : false;
-      Append(out, o);
+      Append(out, std::move(o));
     }
     return out;
   }
 
-  static void Append(Stream& out, const Stream& o) {
+  static void Append(Stream& out, Stream&& o) {
     out.taint |= o.taint;
     if (out.text && o.text) {
-      *out.text += *o.text;
+      if (out.text->empty()) {
+        out.text = std::move(o.text);
+      } else {
+        *out.text += *o.text;
+      }
     } else {
       out.text.reset();
     }
-    if (!o.origin.empty())
-      out.origin = out.origin.empty() ? o.origin : out.origin + "; " + o.origin;
+    if (o.origin.empty()) return;
+    if (out.origin.empty()) {
+      out.origin = std::move(o.origin);
+    } else {
+      out.origin += "; ";
+      out.origin += o.origin;
+    }
   }
 
   Stream RunPipeline(const Pipeline& p, const Stream& in) {

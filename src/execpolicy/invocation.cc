@@ -82,6 +82,10 @@ std::string QuoteField(const Field& f) {
 
 std::string Invocation::Canonical(bool with_redirects) const {
   std::string s;
+  size_t size = 0;  // without quoting: a good guess to allocate once
+  for (const auto& [name, value] : env) size += name.size() + value.text.size() + 2;
+  for (const Field& f : argv) size += f.text.size() + 1;
+  s.reserve(size);
   for (const auto& [name, value] : env) {
     if (!s.empty()) s += ' ';
     s += name;
