@@ -1,7 +1,13 @@
 #include "execpolicy/interpreter_code.h"
 
+#include <array>
 #include <cctype>
+#include <cstdint>
 #include <optional>
+#include <span>
+#include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "execpolicy/expander.h"
 #include "execpolicy/paths.h"
@@ -89,51 +95,179 @@ struct ShellCall {
   bool argv_list = false;  // may take a list of arguments (executed without a shell)
 };
 
-std::vector<ShellCall> ShellCalls(Language lang) {
+std::span<const ShellCall> ShellCalls(Language lang) {
+  static constexpr ShellCall kPython[] = {{"os.system("},
+                                          {"os.popen("},
+                                          {"system("},
+                                          {"popen("},
+                                          {"getoutput("},
+                                          {"getstatusoutput("},
+                                          {"subprocess.call(", true},
+                                          {"subprocess.run(", true},
+                                          {"subprocess.Popen(", true},
+                                          {"check_output(", true},
+                                          {"check_call(", true},
+                                          {"os.execv", true},
+                                          {"os.execl", true},
+                                          {"os.spawn", true},
+                                          {"pty.spawn(", true},
+                                          {"run(", true},
+                                          {"Popen(", true},
+                                          {"call(", true}};
+  static constexpr ShellCall kPerl[] = {{"system(", true}, {"system ", true}, {"exec(", true},
+                                        {"exec ", true},   {"qx(", false},    {"qx{"},
+                                        {"open("}};
+  static constexpr ShellCall kRuby[] = {{"system(", true},
+                                        {"system ", true},
+                                        {"exec(", true},
+                                        {"exec ", true},
+                                        {"%x("},
+                                        {"IO.popen(", true},
+                                        {"spawn(", true},
+                                        {"Open3.capture2(", true},
+                                        {"Open3.popen3(", true}};
+  static constexpr ShellCall kNode[] = {{"execSync("},           {"exec("},
+                                        {"spawnSync(", true},    {"spawn(", true},
+                                        {"execFileSync(", true}, {"execFile(", true}};
+  static constexpr ShellCall kPhp[] = {{"system("},   {"exec("},  {"shell_exec("},
+                                       {"passthru("}, {"popen("}, {"proc_open("}};
+  static constexpr ShellCall kLua[] = {{"os.execute("}, {"io.popen("}};
+  static constexpr ShellCall kAwk[] = {{"system("}};
   switch (lang) {
     case Language::kPython:
-      return {{"os.system("},
-              {"os.popen("},
-              {"system("},
-              {"popen("},
-              {"getoutput("},
-              {"getstatusoutput("},
-              {"subprocess.call(", true},
-              {"subprocess.run(", true},
-              {"subprocess.Popen(", true},
-              {"check_output(", true},
-              {"check_call(", true},
-              {"os.execv", true},
-              {"os.execl", true},
-              {"os.spawn", true},
-              {"pty.spawn(", true},
-              {"run(", true},
-              {"Popen(", true},
-              {"call(", true}};
+      return kPython;
     case Language::kPerl:
-      return {{"system(", true}, {"system ", true}, {"exec(", true}, {"exec ", true},
-              {"qx(", false},    {"qx{"},           {"open("}};
+      return kPerl;
     case Language::kRuby:
-      return {{"system(", true},
-              {"system ", true},
-              {"exec(", true},
-              {"exec ", true},
-              {"%x("},
-              {"IO.popen(", true},
-              {"spawn(", true},
-              {"Open3.capture2(", true},
-              {"Open3.popen3(", true}};
+      return kRuby;
     case Language::kNode:
-      return {{"execSync("},           {"exec("},          {"spawnSync(", true}, {"spawn(", true},
-              {"execFileSync(", true}, {"execFile(", true}};
+      return kNode;
     case Language::kPhp:
-      return {{"system("}, {"exec("}, {"shell_exec("}, {"passthru("}, {"popen("}, {"proc_open("}};
+      return kPhp;
     case Language::kLua:
-      return {{"os.execute("}, {"io.popen("}};
+      return kLua;
     case Language::kAwk:
-      return {{"system("}};
+      return kAwk;
   }
   return {};
+}
+
+// What one pass over the code finds, as bits: which groups of needles occur anywhere in it.
+// Bits from kFirstCall on stand for the shell calls of each language (CallBits).
+enum : uint64_t {
+  kSocket = 1u << 0,
+  kShell = 1u << 1,
+  kInet = 1u << 2,
+  kSocketUse = 1u << 3,
+  kDownload = 1u << 4,
+  kExec = 1u << 5,
+  kDecode = 1u << 6,
+  kDecodedExec = 1u << 7,
+  kFork = 1u << 8,
+  kLoop = 1u << 9,
+  kDelete = 1u << 10,
+};
+constexpr int kFirstCall = 11;
+
+constexpr std::string_view kDeleteCalls[] = {"rmtree(", "os.remove(",    "os.unlink(",  "os.rmdir(",
+                                             "rmSync(", "rmdirSync(",    "unlinkSync(", "rm_rf(",
+                                             "rm_r(",   "remove_tree(",  "unlink(",     "rmdir(",
+                                             "fs.rm(",  "os.removedirs("};
+
+// Needles bucketed by their first byte: a position where no needle starts costs one lookup,
+// where the many finds it replaces each scanned the whole code.
+class NeedleScan {
+ public:
+  void Add(std::string_view needle, uint64_t bits) {
+    auto& bucket = by_first_[static_cast<unsigned char>(needle[0])];
+    for (auto& [n, b] : bucket) {
+      if (n == needle) {
+        b |= bits;
+        return;
+      }
+    }
+    bucket.emplace_back(needle, bits);
+  }
+  void Add(std::initializer_list<std::string_view> needles, uint64_t bits) {
+    for (std::string_view n : needles) Add(n, bits);
+  }
+
+  uint64_t Scan(std::string_view text) const {
+    uint64_t found = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+      for (const auto& [needle, bits] : by_first_[static_cast<unsigned char>(text[i])]) {
+        if ((found & bits) != bits && At(text, i, needle)) found |= bits;
+      }
+    }
+    return found;
+  }
+
+ private:
+  // The first byte is known to match; a loop usually stops at the second, where a memcmp call
+  // would cost more than the whole comparison.
+  static bool At(std::string_view text, size_t i, std::string_view needle) {
+    if (needle.size() > text.size() - i) return false;
+    for (size_t k = 1; k < needle.size(); ++k) {
+      if (text[i + k] != needle[k]) return false;
+    }
+    return true;
+  }
+
+  std::array<std::vector<std::pair<std::string_view, uint64_t>>, 256> by_first_;
+};
+
+constexpr Language kLanguages[] = {Language::kPython, Language::kPerl, Language::kRuby,
+                                   Language::kNode,   Language::kPhp,  Language::kLua,
+                                   Language::kAwk};
+
+// The bit of a language's first shell call; the others follow in ShellCalls order.
+int FirstCallBit(Language lang) {
+  static const auto first = [] {
+    std::array<int, std::size(kLanguages)> bits{};
+    int next = kFirstCall;
+    for (Language l : kLanguages) {
+      bits[static_cast<int>(l)] = next;
+      next += static_cast<int>(ShellCalls(l).size());
+    }
+    // Thrown out of AnalyzeCommand, which then denies (fail closed).
+    if (next > 64) throw std::length_error("more needles than a scan's bits");
+    return bits;
+  }();
+  return first[static_cast<int>(lang)];
+}
+
+const NeedleScan& Needles() {
+  static const NeedleScan scan = [] {
+    NeedleScan n;
+    n.Add({"socket"sv, "Socket"sv, "fsockopen"sv, "net.connect"sv, "net.Socket"sv,
+           "createConnection"sv, "/inet/tcp"sv, "/inet/udp"sv, "TCPSocket"sv},
+          kSocket);
+    n.Add({"/bin/sh"sv, "/bin/bash"sv, "sh -i"sv, "bash -i"sv, "dup2"sv, "pty.spawn"sv,
+           "subprocess"sv, "child_process"sv, "exec("sv, "spawn("sv, "system("sv, "proc_open"sv,
+           "STDIN"sv, "popen"sv, "cmd.exe"sv, "|&"sv},
+          kShell);
+    n.Add({"/inet/tcp"sv, "/inet/udp"sv}, kInet);
+    n.Add({"connect"sv, "bind"sv, "listen"sv}, kSocketUse);
+    n.Add({"urlopen"sv, "urllib"sv, "requests.get"sv, "http.client"sv, "fetch("sv, "https.get"sv,
+           "http.get"sv, "LWP"sv, "open-uri"sv, "Net::HTTP"sv, "file_get_contents(\"http"sv,
+           "file_get_contents('http"sv, "curl_exec"sv, "URI.open"sv},
+          kDownload);
+    n.Add({"exec("sv, "eval("sv, "system("sv, "execSync("sv, "Function("sv, "`"sv}, kExec);
+    n.Add({"b64decode"sv, "base64"sv, "decode("sv, "fromhex"sv, "unhexlify"sv, "zlib"sv,
+           "marshal"sv, "pickle.loads"sv, "from_base64"sv, "Buffer.from("sv, "atob("sv, "unpack("sv,
+           "str_rot13"sv, "gzinflate"sv, "chr("sv, "fromCharCode"sv, "[::-1]"sv, "reverse"sv},
+          kDecode);
+    n.Add({"exec("sv, "eval("sv, "compile("sv, "Function("sv, "assert("sv}, kDecodedExec);
+    n.Add("fork"sv, kFork);
+    n.Add({"while"sv, "loop"sv, "for "sv, "for("sv, "until"sv}, kLoop);
+    for (std::string_view call : kDeleteCalls) n.Add(call, kDelete);
+    for (Language lang : kLanguages) {
+      int bit = FirstCallBit(lang);
+      for (const ShellCall& call : ShellCalls(lang)) n.Add(call.name, uint64_t{1} << bit++);
+    }
+    return n;
+  }();
+  return scan;
 }
 
 bool EnvNameOk(std::string_view name) {
@@ -209,12 +343,8 @@ void ScanEnv(Language lang, std::string_view code, CodeScan& out) {
 }
 
 void ScanDeletes(Language lang, std::string_view code, CodeScan& out) {
-  static constexpr std::string_view kCalls[] = {
-      "rmtree(",    "os.remove(",  "os.unlink(", "os.rmdir(",     "rmSync(",
-      "rmdirSync(", "unlinkSync(", "rm_rf(",     "rm_r(",         "remove_tree(",
-      "unlink(",    "rmdir(",      "fs.rm(",     "os.removedirs("};
   (void)lang;
-  for (auto call : kCalls) {
+  for (auto call : kDeleteCalls) {
     for (size_t at = code.find(call); at != std::string_view::npos; at = code.find(call, at + 1)) {
       size_t p = at + call.size();
       auto path = Literal(code, p);
@@ -232,45 +362,29 @@ void ScanDeletes(Language lang, std::string_view code, CodeScan& out) {
   }
 }
 
-void ScanNetworkAndLoops(Language lang, std::string_view code, CodeScan& out) {
-  const bool socket =
-      ContainsAny(code, {"socket"sv, "Socket"sv, "fsockopen"sv, "net.connect"sv, "net.Socket"sv,
-                         "createConnection"sv, "/inet/tcp"sv, "/inet/udp"sv, "TCPSocket"sv});
-  const bool shell =
-      ContainsAny(code, {"/bin/sh"sv, "/bin/bash"sv, "sh -i"sv, "bash -i"sv, "dup2"sv,
-                         "pty.spawn"sv, "subprocess"sv, "child_process"sv, "exec("sv, "spawn("sv,
-                         "system("sv, "proc_open"sv, "STDIN"sv, "popen"sv, "cmd.exe"sv, "|&"sv});
-  if (lang == Language::kAwk && ContainsAny(code, {"/inet/tcp"sv, "/inet/udp"sv})) {
+// `found`: Needles().Scan(code).
+void ScanNetworkAndLoops(Language lang, uint64_t found, CodeScan& out) {
+  const bool socket = found & kSocket;
+  const bool shell = found & kShell;
+  if (lang == Language::kAwk && (found & kInet)) {
     out.findings.push_back({Decision::kDeny, "reverse_shell", "interpreter_socket_shell",
                             "awk opens a network connection (/inet/)"});
   } else if (socket && shell) {
     out.findings.push_back({Decision::kDeny, "reverse_shell", "interpreter_socket_shell",
                             "the code connects a socket and starts a shell or process"});
-  } else if (socket && ContainsAny(code, {"connect"sv, "bind"sv, "listen"sv})) {
+  } else if (socket && (found & kSocketUse)) {
     out.findings.push_back({Decision::kAsk, "reverse_shell", "interpreter_socket",
                             "the code opens a raw network socket"});
   }
-  const bool download = ContainsAny(
-      code, {"urlopen"sv, "urllib"sv, "requests.get"sv, "http.client"sv, "fetch("sv, "https.get"sv,
-             "http.get"sv, "LWP"sv, "open-uri"sv, "Net::HTTP"sv, "file_get_contents(\"http"sv,
-             "file_get_contents('http"sv, "curl_exec"sv, "URI.open"sv});
-  const bool exec =
-      ContainsAny(code, {"exec("sv, "eval("sv, "system("sv, "execSync("sv, "Function("sv, "`"sv});
-  if (download && exec) {
+  if ((found & kDownload) && (found & kExec)) {
     out.findings.push_back({Decision::kDeny, "remote_exec", "interpreter_download_exec",
                             "the code downloads content and executes it"});
   }
-  const bool decode = ContainsAny(
-      code, {"b64decode", "base64", "decode(", "fromhex", "unhexlify", "zlib", "marshal",
-             "pickle.loads", "from_base64", "Buffer.from(", "atob(", "unpack(", "str_rot13",
-             "gzinflate", "chr(", "fromCharCode", "[::-1]", "reverse"});
-  if (decode &&
-      ContainsAny(code, {"exec("sv, "eval("sv, "compile("sv, "Function("sv, "assert("sv})) {
+  if ((found & kDecode) && (found & kDecodedExec)) {
     out.findings.push_back({Decision::kDeny, "eval_injection", "interpreter_decoded_exec",
                             "the code decodes or assembles a string and executes it"});
   }
-  if (Contains(code, "fork") &&
-      ContainsAny(code, {"while"sv, "loop"sv, "for "sv, "for("sv, "until"sv})) {
+  if ((found & kFork) && (found & kLoop)) {
     out.findings.push_back(
         {Decision::kDeny, "fork_bomb", "interpreter_fork_loop", "the code forks in a loop"});
   }
@@ -305,7 +419,10 @@ bool InterpreterLanguage(std::string_view p, Language* lang) {
 
 CodeScan ScanInlineCode(Language lang, std::string_view code) {
   CodeScan out;
+  const uint64_t found = Needles().Scan(code);
+  int call_bit = FirstCallBit(lang);
   for (const ShellCall& call : ShellCalls(lang)) {
+    if (!(found & uint64_t{1} << call_bit++)) continue;  // does not occur
     for (size_t at = code.find(call.name); at != std::string_view::npos;
          at = code.find(call.name, at + 1)) {
       // "run(" must not match "xrun(" or "os.system(": require a non-identifier before it.
@@ -388,8 +505,8 @@ CodeScan ScanInlineCode(Language lang, std::string_view code) {
     }
   }
   ScanEnv(lang, code, out);
-  ScanDeletes(lang, code, out);
-  ScanNetworkAndLoops(lang, code, out);
+  if (found & kDelete) ScanDeletes(lang, code, out);
+  ScanNetworkAndLoops(lang, found, out);
   for (size_t at = 0; at < code.size();) {  // literal paths: secrets and /proc/*/environ
     char q = code[at];
     if (q != '"' && q != '\'') {
