@@ -20,19 +20,24 @@ struct Failure {
   throw Failure{{std::move(message), too_complex}};
 }
 
+constexpr auto kMeta = [] {
+  std::array<bool, 256> meta{};
+  for (char c : std::string_view(" \t\n;&|()<>")) meta[static_cast<unsigned char>(c)] = true;
+  return meta;
+}();
 bool IsMeta(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' ||
-         c == ')' || c == '<' || c == '>';
+  return kMeta[static_cast<unsigned char>(c)];
 }
 // Characters that start quoting, an escape or an expansion inside a word.
 bool IsWordSpecial(char c) {
   return c == '\\' || c == '\'' || c == '"' || c == '$' || c == '`';
 }
+// ASCII, as bash's names are (and what isalpha means in the C locale).
 bool IsNameStart(char c) {
-  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 bool IsNameChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  return IsNameStart(c) || (c >= '0' && c <= '9');
 }
 
 void AppendUtf8(std::string& out, unsigned long cp) {
@@ -199,7 +204,14 @@ class Parser {
   char Peek(size_t ahead = 0) const {
     return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0';
   }
-  bool LookingAt(std::string_view s) const { return src_.substr(pos_, s.size()) == s; }
+  bool LookingAt(std::string_view s) const {
+    const std::string_view rest = src_.substr(pos_);  // throws past the end, as it always did
+    if (rest.size() < s.size()) return false;
+    for (size_t k = 0; k < s.size(); ++k) {  // two or three characters: no memcmp call
+      if (rest[k] != s[k]) return false;
+    }
+    return true;
+  }
   bool Eat(std::string_view s) {
     if (!LookingAt(s)) return false;
     pos_ += s.size();
