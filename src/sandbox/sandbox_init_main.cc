@@ -8,6 +8,11 @@
 // sandbox's user namespace, so it bounds a fork bomb of this sandbox only), then execs COMMAND.
 // With --landlock-abi N > 0 a Landlock failure is fatal: the gateway's self-test promised it.
 // Exit 126 on any setup failure, before the command runs.
+//
+//   clawtools-sandbox-init --reap -- COMMAND...
+//
+// Runs a host command under a child subreaper instead (sandbox/descendant_reaper.h): when it
+// ends, everything it started ends too, also what left its process group.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -17,6 +22,7 @@
 #include <cstring>
 #include <string>
 
+#include "sandbox/descendant_reaper.h"
 #include "sandbox/landlock.h"
 
 namespace {
@@ -35,6 +41,8 @@ void Limit(int resource, const char* value) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 3 && std::string(argv[1]) == "--reap" && std::string(argv[2]) == "--")
+    clawtools::sandbox::RunReaped(argv + 3);
   clawtools::sandbox::LandlockRules rules;
   int abi = 0;
   int i = 1;

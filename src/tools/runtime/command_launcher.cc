@@ -72,9 +72,11 @@ Expected<LaunchedCommand> CommandLauncher::Launch(
 
   std::map<std::string, std::string> env = settings_.host_env;
   for (const auto& [k, v] : extra_env) env[k] = v;
-  auto proc = sandbox::Process::Spawn({.argv = {settings_.shell, "-c", std::string(command)},
-                                       .env = sandbox::HostEnvironment(environ, env),
-                                       .cwd = cwd});
+  std::vector<std::string> argv = {settings_.shell, "-c", std::string(command)};
+  if (!settings_.host_reaper.empty())
+    argv.insert(argv.begin(), {settings_.host_reaper, "--reap", "--"});
+  auto proc = sandbox::Process::Spawn(
+      {.argv = std::move(argv), .env = sandbox::HostEnvironment(environ, env), .cwd = cwd});
   if (!proc) return std::unexpected(proc.error());
   return LaunchedCommand{std::move(*proc), "host" + host_note, settings_.host_timeout, nullptr};
 }

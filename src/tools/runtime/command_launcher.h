@@ -7,7 +7,8 @@
 //      off -> host; non-main/all -> sandbox, or the host with the reason when no backend
 //      works; required -> sandbox or an error;
 //   4. spawn: host commands get `shell -c command` with a scrubbed environment (never the
-//      gateway's secrets) in their own process group.
+//      gateway's secrets) in their own process group, under the reaper (settings.host_reaper)
+//      that kills what they leave behind, also outside the group.
 // Thread-safe; shared by the exec and process tools.
 #pragma once
 

@@ -33,6 +33,9 @@ struct ExecSettings {
   size_t max_output_chars = 16000;
   std::string shell = "/bin/sh";
   std::map<std::string, std::string> host_env;
+  // clawtools-sandbox-init, which host commands run under (`--reap`) so that everything they
+  // start ends with them; empty: only their process group is killed.
+  std::string host_reaper;
   int sandbox_tmp_mb = 256;
   int sandbox_file_mb = 1024;
   ProcessLimits process;

@@ -89,6 +89,49 @@ TEST_F(RuntimeToolTest, CancellationKillsTheCommand) {
   EXPECT_NE(r.for_llm.find("cancelled"), std::string::npos) << r.for_llm;
 }
 
+// A process group does not contain a host command: setsid leaves it. The reaper the command
+// runs under finds what it left behind anyway, when it ends and when it is timed out.
+TEST_F(RuntimeToolTest, HostCommandsLeaveNothingBehindEvenOutsideTheirGroup) {
+  Make(R"({"tools":{"exec":{"timeout_sec":1}}})");
+  const std::string escape =
+      "setsid sh -c 'echo $$ > ESC.pid; exec sleep 300' </dev/null >/dev/null 2>&1 & "
+      "while [ ! -s ESC.pid ]; do sleep 0.02; done; ";
+  auto escaped_pid = [&](const std::string& file) {
+    pid_t pid = 0;
+    std::ifstream(ws_ + "/" + file) >> pid;
+    return pid;
+  };
+  auto alive = [](pid_t pid) { return ::kill(pid, 0) == 0; };
+
+  std::string ends = escape;
+  ends.replace(ends.find("ESC"), 3, "ends").replace(ends.find("ESC"), 3, "ends");
+  Result r = Exec({{"command", ends + "echo started"}});
+  EXPECT_FALSE(r.is_error) << r.for_llm;
+  EXPECT_NE(r.for_llm.find("started"), std::string::npos);
+  pid_t first = escaped_pid("ends.pid");
+  ASSERT_GT(first, 1);
+  EXPECT_FALSE(alive(first)) << "a setsid child outlived its command";
+
+  std::string times_out = escape;
+  times_out.replace(times_out.find("ESC"), 3, "late").replace(times_out.find("ESC"), 3, "late");
+  r = Exec({{"command", times_out + "sleep 100"}});
+  EXPECT_EQ(r.error_code, ErrorCode::kDeadlineExceeded) << r.for_llm;
+  pid_t second = escaped_pid("late.pid");
+  ASSERT_GT(second, 1);
+  EXPECT_FALSE(alive(second)) << "a setsid child outlived its timed-out command";
+  if (alive(first)) ::kill(first, SIGKILL);
+  if (alive(second)) ::kill(second, SIGKILL);
+}
+
+// The reaper reports the command's own ending: its exit code, or the signal that ended it.
+TEST_F(RuntimeToolTest, ReapedHostCommandsKeepTheirExitStatus) {
+  Make("{}");
+  EXPECT_NE(Exec({{"command", "exit 42"}}).for_llm.find("exit code 42"), std::string::npos);
+  Result r = Exec({{"command", "kill -TERM $$"}});
+  EXPECT_TRUE(r.is_error);
+  EXPECT_NE(r.for_llm.find("signal 15"), std::string::npos) << r.for_llm;
+}
+
 TEST_F(RuntimeToolTest, LongOutputGetsHeadTailAndAFullOutputFile) {
   Make(R"({"tools":{"exec":{"max_output_chars":1000}}})");
   Result r = Exec({{"command", "seq 1 100000"}});
