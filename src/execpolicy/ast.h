@@ -63,6 +63,8 @@ struct Script {
   std::vector<ListItem> items;
 };
 
+// Every member needs an initializer: the parser allocates Commands without zeroing them first
+// (make_shared_for_overwrite).
 struct Command {
   enum class Kind {
     kSimple,

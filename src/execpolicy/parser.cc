@@ -329,7 +329,7 @@ class Parser {
   CommandPtr ParseCommand() {
     Depth d(this);
     SkipBlanks();
-    auto cmd = std::make_shared<Command>();
+    auto cmd = std::make_shared_for_overwrite<Command>();  // see Command: nothing to zero
     std::string_view r = PeekReserved();
     if (r == "{") {
       pos_ += 1;
