@@ -431,11 +431,12 @@ class Analyzer final : public ExpansionHooks {
     } else {
       ApplyRules(Resolved(inv), findings_);
     }
-    if (IsDownloader(prog)) TrackDownloads(inv);
+    const bool downloader = IsDownloader(prog);
+    if (downloader) TrackDownloads(inv);
     if (std::any_of(inv.argv.begin(), inv.argv.end(), [](const Field& f) { return f.dynamic; })) {
       Stream out;
       out.present = true;
-      out.taint = inv.in.taint | (IsDownloader(prog) ? unsigned{kTaintNetwork} : 0u);
+      out.taint = inv.in.taint | (downloader ? unsigned{kTaintNetwork} : 0u);
       for (const Field& f : inv.argv) out.taint |= f.taint & (kTaintNetwork | kTaintDecoded);
       out.origin = inv.Canonical();
       return out;
