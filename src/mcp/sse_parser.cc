@@ -22,6 +22,9 @@ void SseParser::Feed(std::string_view chunk) {
 
 void SseParser::Line(std::string_view line) {
   if (line.empty()) {
+    // An id counts once its event is complete: a stream cut inside an event must resume
+    // before that event, or the server would skip it.
+    last_id_ = id_;
     if (has_data_ && !data_.empty()) {
       SseEvent ev;
       ev.id = last_id_;
@@ -47,7 +50,7 @@ void SseParser::Line(std::string_view line) {
   } else if (field == "event") {
     event_ = value;
   } else if (field == "id") {
-    if (value.find('\0') == std::string_view::npos) last_id_ = value;
+    if (value.find('\0') == std::string_view::npos) id_ = value;
   } else if (field == "retry") {
     int ms = 0;
     auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);

@@ -2,7 +2,8 @@
 // Shared by the SSE and streamable HTTP transports; the server side can reuse it in tests.
 //
 // An event with no or empty data is not dispatched (servers send such events to prime a resumable
-// stream with an id), but its id still becomes last_event_id(). Comments are ignored.
+// stream with an id), but its id still becomes last_event_id(). An id becomes last_event_id()
+// when its event ends (the blank line), as in the WHATWG algorithm. Comments are ignored.
 #pragma once
 
 #include <functional>
@@ -34,7 +35,9 @@ class SseParser {
   Handler handler_;
   std::string buf_;
   bool skip_lf_ = false;  // a chunk ended in '\r': a following '\n' belongs to it
-  std::string event_, data_, last_id_;
+  std::string event_, data_;
+  std::string id_;       // the last event id buffer: the latest `id:` field
+  std::string last_id_;  // id_ as of the last completed event
   bool has_data_ = false;
   std::optional<int> retry_ms_;
 };
