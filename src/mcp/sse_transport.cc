@@ -64,7 +64,7 @@ void SseTransport::Run() {
     parser.Feed(chunk);
     return true;
   };
-  auto r = PerformHttp(req, h, &stop_);
+  auto r = http_.Perform(req, h, {.stop = &stop_});
   std::string error = !r                  ? r.error().for_model
                       : status / 100 != 2 ? "HTTP status " + std::to_string(status)
                                           : "the event stream ended";
@@ -104,7 +104,7 @@ Status SseTransport::Send(const Json& message) {
     if (body.size() < 1024) body.append(chunk);
     return true;
   };
-  auto status = PerformHttp(req, h, &stop_);
+  auto status = http_.Perform(req, h, {.stop = &stop_});
   if (!status) return std::unexpected(status.error());
   if (*status / 100 != 2) {
     return Fail(ErrorCode::kUnavailable, "MCP SSE server rejected a message: HTTP " +
@@ -115,6 +115,7 @@ Status SseTransport::Send(const Json& message) {
 
 void SseTransport::Close() {
   stop_ = true;
+  http_.Interrupt();
   if (thread_.joinable()) thread_.join();
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -12,6 +13,7 @@
 #include <thread>
 
 #include "core/call_log.h"
+#include "mcp/http_client.h"
 #include "mcp/transport.h"
 
 namespace clawtools::mcp {
@@ -39,6 +41,7 @@ class SseTransport final : public Transport {
   void Run();
 
   HttpTransportOptions options_;
+  HttpClient http_;  // the stream and the POSTs; POSTs reuse one connection
   MessageHandler on_message_;
   CloseHandler on_close_;
   std::atomic<bool> stop_{false};

@@ -69,9 +69,10 @@ void StreamableHttpTransport::Deliver(Json v, const Json& expect_id, bool& answe
   }
 }
 
-bool StreamableHttpTransport::ConsumeSse(const std::string& method, const std::string& body,
-                                         const std::string& last_event_id, const Json& expect_id,
-                                         bool& answered, std::string& last_id, std::string& error) {
+StreamableHttpTransport::StreamEnd StreamableHttpTransport::ConsumeSse(
+    const std::string& method, const std::string& body, const std::string& last_event_id,
+    const Json& expect_id, const HttpCancel& cancel, bool& answered, std::string& last_id,
+    std::string& error) {
   SseParser parser([&](const SseEvent& ev) {
     if (ev.event != "message") return;
     Json v = Json::parse(ev.data, nullptr, false);
@@ -103,50 +104,59 @@ bool StreamableHttpTransport::ConsumeSse(const std::string& method, const std::s
   h.on_data = [&](std::string_view chunk) {
     if (content_type.starts_with("text/event-stream")) {
       parser.Feed(chunk);
-      // Stop reading once our answer arrived: servers may keep the stream open.
-      return !answered || expect_id.is_null();
+    } else if (text.size() < (64u << 20)) {
+      text.append(chunk);
     }
-    if (text.size() < (64u << 20)) text.append(chunk);
     return true;
   };
-  auto r = PerformHttp(req, h, &stop_);
+  // Servers may keep the stream open after our answer: do not wait for its end.
+  h.satisfied = [&] { return answered && !expect_id.is_null(); };
+  auto r = http_.Perform(req, h, cancel);
   if (!parser.last_event_id().empty()) last_id = parser.last_event_id();
   if (!r) {
     error = r.error().for_model;
-    return false;
+    return r.error().code == ErrorCode::kUnavailable ? StreamEnd::kBroken : StreamEnd::kFailed;
   }
-  if (status == 202 || status == 204) return true;
+  if (status == 202 || status == 204) return StreamEnd::kEnded;
   if (status / 100 != 2) {
     error = "HTTP " + std::to_string(status) + (text.empty() ? "" : ": " + text.substr(0, 300));
     if (status == 404 && !session_id().empty() && on_close_ && !stop_) {
       on_close_(MakeError(ErrorCode::kUnavailable, "MCP session expired (" + options_.url + ")"));
     }
-    return false;
+    return StreamEnd::kFailed;
   }
   if (content_type.starts_with("application/json")) {
-    if (text.empty()) return true;
+    if (text.empty()) return StreamEnd::kEnded;
     Json v = Json::parse(text, nullptr, false);
     if (v.is_discarded()) {
       error = "the answer is not JSON";
-      return false;
+      return StreamEnd::kFailed;
     }
     Deliver(std::move(v), expect_id, answered);
   }
-  return true;
+  return StreamEnd::kEnded;
 }
 
-std::string StreamableHttpTransport::Post(const std::string& body, const Json& expect_id) {
+std::string StreamableHttpTransport::Post(const std::string& body, const Json& expect_id,
+                                          const HttpCancel& cancel) {
   bool answered = false;
   std::string last_id, error;
-  bool ok = ConsumeSse("POST", body, "", expect_id, answered, last_id, error);
-  if (expect_id.is_null()) return ok ? "" : error;
-  for (int attempt = 0; ok && !answered && !last_id.empty() && attempt < kResumeAttempts && !stop_;
+  StreamEnd end = ConsumeSse("POST", body, "", expect_id, cancel, answered, last_id, error);
+  if (expect_id.is_null()) return end == StreamEnd::kEnded ? "" : error;
+  for (int attempt = 0; !answered && end != StreamEnd::kFailed && !last_id.empty() &&
+                        attempt < kResumeAttempts && !stop_;
        ++attempt) {
     Log(LogLevel::kInfo, "mcp: answer stream broke; resuming", {{"last_event_id", last_id}});
-    ok = ConsumeSse("GET", "", last_id, expect_id, answered, last_id, error);
+    end = ConsumeSse("GET", "", last_id, expect_id, cancel, answered, last_id, error);
   }
   if (answered) return "";
-  return ok ? "the server closed the stream before answering" : error;
+  return end == StreamEnd::kEnded ? "the server closed the stream before answering" : error;
+}
+
+void StreamableHttpTransport::FailRequest(const Json& id, const std::string& error) {
+  if (error.empty() || stop_) return;
+  on_message_(MakeErrorResponse(id, rpc_code::kTransportError,
+                                "MCP server " + options_.url + ": " + error));
 }
 
 Status StreamableHttpTransport::Send(const Json& message) {
@@ -154,13 +164,12 @@ Status StreamableHttpTransport::Send(const Json& message) {
   std::string body = message.dump(-1, ' ', false, Json::error_handler_t::replace);
   bool is_request = message.contains("method") && message.contains("id");
   if (!is_request) {
-    std::string err = Post(body, nullptr);
+    std::string err = Post(body, nullptr, {.stop = &stop_});
     if (!err.empty())
       return Fail(ErrorCode::kUnavailable, "MCP server " + options_.url + ": " + err);
     return {};
   }
   Json id = message["id"];
-  std::string method = message.value("method", "");
   auto done = std::make_shared<std::atomic<bool>>(false);
   std::lock_guard lock(mu_);
   std::erase_if(workers_, [](Worker& w) {
@@ -168,12 +177,8 @@ Status StreamableHttpTransport::Send(const Json& message) {
     w.thread.join();
     return true;
   });
-  workers_.push_back({std::thread([this, body = std::move(body), id, method, done] {
-                        std::string err = Post(body, id);
-                        if (!err.empty() && !stop_) {
-                          on_message_(MakeErrorResponse(id, rpc_code::kTransportError,
-                                                        "MCP server " + options_.url + ": " + err));
-                        }
+  workers_.push_back({std::thread([this, body = std::move(body), id, done] {
+                        FailRequest(id, Post(body, id, {.stop = &stop_}));
                         *done = true;
                       }),
                       done});
@@ -208,7 +213,7 @@ void StreamableHttpTransport::Listen() {
       parser.Feed(chunk);
       return true;
     };
-    auto r = PerformHttp(req, h, &stop_);
+    auto r = http_.Perform(req, h, {.stop = &stop_});
     if (!parser.last_event_id().empty()) last_id = parser.last_event_id();
     if (stop_) return;
     if (r && (status == 405 || status == 404 || status == 400)) {
@@ -225,6 +230,7 @@ void StreamableHttpTransport::Listen() {
 
 void StreamableHttpTransport::Close() {
   if (stop_.exchange(true)) return;
+  http_.Interrupt();
   std::list<Worker> workers;
   std::thread listener;
   {
@@ -244,7 +250,7 @@ void StreamableHttpTransport::Close() {
     req.timeout = std::chrono::milliseconds(2000);
     req.headers.assign(options_.headers.begin(), options_.headers.end());
     req.headers.emplace_back("Mcp-Session-Id", sid);
-    (void)PerformHttp(req, {}, nullptr);
+    (void)http_.Perform(req, {});
   }
 }
 

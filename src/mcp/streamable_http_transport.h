@@ -7,12 +7,14 @@
 // version; DELETE ends the session on Close(). After initialize a GET stream is opened for
 // server-initiated messages (list_changed); a server answering 405 has none.
 //
-// Resumability: when an answer stream breaks before the answer arrived and the server gave
-// event ids, the stream is resumed with GET + `Last-Event-ID` (3 tries). A request that still
-// gets no answer is answered locally with a transport error, so the caller fails at once.
+// Resumability: when an answer stream ends or breaks (the connection drops mid-body) before
+// the answer arrived and the server gave event ids, the stream is resumed with GET +
+// `Last-Event-ID` (3 tries; an HTTP error status ends them). A request that still gets no
+// answer is answered locally with a transport error, so the caller fails at once.
 //
-// Each request's POST runs on its own thread (the caller must stay able to time out and
-// cancel while the answer streams); finished threads are joined on the next Send.
+// Connections are kept between requests (HttpClient). Each request's POST runs on its own
+// thread (the caller must stay able to time out and cancel while the answer streams); finished
+// threads are joined on the next Send.
 #pragma once
 
 #include <atomic>
@@ -23,6 +25,7 @@
 #include <thread>
 
 #include "core/call_log.h"
+#include "mcp/http_client.h"
 #include "mcp/sse_transport.h"
 #include "mcp/transport.h"
 
@@ -47,19 +50,30 @@ class StreamableHttpTransport final : public Transport {
     std::shared_ptr<std::atomic<bool>> done;
   };
 
+  // How one exchange of an answer stream ended.
+  enum class StreamEnd {
+    kEnded,   // completely (or we stopped reading after the answer)
+    kBroken,  // the connection failed: a resumption may still get the answer
+    kFailed,  // an answer that resuming cannot change (HTTP error, not JSON), or cancelled
+  };
+
   // POSTs `body`; delivers what comes back. Returns an error text when `expect_id` (the
   // request's id, or null) got no answer.
-  std::string Post(const std::string& body, const Json& expect_id);
+  std::string Post(const std::string& body, const Json& expect_id, const HttpCancel& cancel);
   // Reads an SSE stream (POST answer or GET) and delivers its messages; tracks `answered`.
-  bool ConsumeSse(const std::string& method, const std::string& body,
-                  const std::string& last_event_id, const Json& expect_id, bool& answered,
-                  std::string& last_id, std::string& error);
+  StreamEnd ConsumeSse(const std::string& method, const std::string& body,
+                       const std::string& last_event_id, const Json& expect_id,
+                       const HttpCancel& cancel, bool& answered, std::string& last_id,
+                       std::string& error);
+  // Answers request `id` locally with `error` as a transport error (not when empty or closing).
+  void FailRequest(const Json& id, const std::string& error);
   std::vector<std::pair<std::string, std::string>> Headers(bool json_body) const;
   void Deliver(Json v, const Json& expect_id, bool& answered);
   void Listen();
   void Log(LogLevel level, std::string_view msg, Json fields = Json::object()) const;
 
   HttpTransportOptions options_;
+  HttpClient http_;
   MessageHandler on_message_;
   CloseHandler on_close_;
   std::atomic<bool> stop_{false};
