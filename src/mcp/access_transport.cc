@@ -30,6 +30,16 @@ Status FilteredTransport::Start(MessageHandler on_message, CloseHandler on_close
 }
 
 Status FilteredTransport::Send(const Json& message) {
+  if (auto st = Check(message); !st) return st;
+  return inner_->Send(message);
+}
+
+Status FilteredTransport::SendRequest(const Json& request, const AnswerWait& wait) {
+  if (auto st = Check(request); !st) return st;
+  return inner_->SendRequest(request, wait);
+}
+
+Status FilteredTransport::Check(const Json& message) {
   if (message.is_object() && message.contains("id")) {
     std::string method = message.value("method", "");
     if (method == "tools/list") {
@@ -43,7 +53,7 @@ Status FilteredTransport::Send(const Json& message) {
       }
     }
   }
-  return inner_->Send(message);
+  return {};
 }
 
 }  // namespace clawtools::mcp

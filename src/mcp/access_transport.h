@@ -22,8 +22,9 @@ class FilteredTransport final : public Transport {
       : inner_(std::move(inner)), allows_(std::move(allows)) {}
 
   Status Start(MessageHandler on_message, CloseHandler on_close) override;
-  // kPermissionDenied for tools/call of an excluded tool.
+  // Both: kPermissionDenied for tools/call of an excluded tool.
   Status Send(const Json& message) override;
+  Status SendRequest(const Json& request, const AnswerWait& wait) override;
   void Close() override { inner_->Close(); }
   void SetProtocolVersion(const std::string& version) override {
     inner_->SetProtocolVersion(version);
@@ -31,6 +32,9 @@ class FilteredTransport final : public Transport {
   std::string Describe() const override { return inner_->Describe(); }
 
  private:
+  // Remembers tools/list ids, whose answers are filtered.
+  Status Check(const Json& message);
+
   std::unique_ptr<Transport> inner_;
   Allows allows_;
   std::mutex mu_;

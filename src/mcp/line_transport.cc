@@ -2,15 +2,30 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 
 namespace clawtools::mcp {
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 constexpr size_t kStderrTailBytes = 2048;
+// How long the I/O thread stays parked after the last caller left. Sequential calls come back
+// well within it and find the reader role free; a notification arriving between calls waits
+// at most this long.
+constexpr auto kIoThreadGrace = std::chrono::milliseconds(10);
+
+int PollTimeoutMs(Clock::time_point deadline) {
+  if (deadline == Clock::time_point::max()) return -1;
+  auto ms = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  return static_cast<int>(std::clamp<decltype(ms)>(ms, 0, INT_MAX));
+}
 
 }  // namespace
 
@@ -32,8 +47,14 @@ Status LineTransport::Start(MessageHandler on_message, CloseHandler on_close) {
   }
   wake_read_.reset(p[0]);
   wake_write_.reset(p[1]);
+  interrupt_.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+  if (!interrupt_) {
+    return Fail(ErrorCode::kInternal, "cannot start the MCP transport", strerror(errno));
+  }
+  err_open_ = static_cast<bool>(stderr_fd_);
   on_message_ = std::move(on_message);
   on_close_ = std::move(on_close);
+  started_ = true;
   thread_ = std::thread([this] { Run(); });
   return {};
 }
@@ -63,6 +84,58 @@ void LineTransport::CloseInput() {
   write_fd_.reset();
 }
 
+Status LineTransport::SendRequest(const Json& request, const AnswerWait& wait) {
+  if (auto st = Send(request); !st) return st;
+  // Declared before the lock: its destructor waits for a running callback, which locks.
+  std::stop_callback on_stop(wait.stop, [this] {
+    Interrupt();
+    std::lock_guard lock(read_mu_);
+    read_cv_.notify_all();
+  });
+  std::unique_lock lock(read_mu_);
+  if (!started_ || !wait.answered) return {};
+  ++callers_;
+  bool poked = false;
+  while (!closing_ && !ended_ && !wait.stop.stop_requested() && Clock::now() < wait.deadline) {
+    // answered() takes the session's lock, which is never held around calls into here.
+    lock.unlock();
+    bool answered = wait.answered();
+    lock.lock();
+    if (answered) break;
+    if (!reading_) {
+      reading_ = true;
+      lock.unlock();
+      Step step = PollOnce(PollTimeoutMs(wait.deadline));
+      lock.lock();
+      reading_ = false;
+      if (step == Step::kEnd) ended_ = true;
+      // Other callers wait for the role or for an answer this read may have brought.
+      if (callers_ > 1) read_cv_.notify_all();
+      continue;
+    }
+    // The I/O thread may sit in poll with nothing coming: ask it for the role.
+    if (io_reading_ && !poked) {
+      Interrupt();
+      poked = true;
+    }
+    read_cv_.wait_until(lock, wait.deadline);
+  }
+  if (--callers_ == 0) callers_left_ = Clock::now();
+  if (callers_ > 0) read_cv_.notify_all();
+  // The end of the stream is the I/O thread's to report; Close() waits for the last caller.
+  if (ended_ || closing_) {
+    io_cv_.notify_all();
+    read_cv_.notify_all();
+  }
+  return {};
+}
+
+void LineTransport::Interrupt() {
+  uint64_t one = 1;
+  ssize_t ignored = ::write(interrupt_.get(), &one, sizeof one);
+  (void)ignored;
+}
+
 void LineTransport::Close() {
   closing_ = true;
   CloseInput();
@@ -70,6 +143,13 @@ void LineTransport::Close() {
     char c = 1;
     ssize_t ignored = ::write(wake_write_.get(), &c, 1);
     (void)ignored;
+    {
+      std::unique_lock lock(read_mu_);
+      io_cv_.notify_all();
+      read_cv_.notify_all();
+      // Callers see the wake-up pipe or closing_ and leave; none may poll a closed fd.
+      read_cv_.wait(lock, [&] { return callers_ == 0; });
+    }
     thread_.join();
   }
   read_fd_.reset();
@@ -133,51 +213,93 @@ void LineTransport::HandleStderr(std::string_view chunk, bool flush) {
 }
 
 void LineTransport::Run() {
-  std::string buf;
+  for (;;) {
+    {
+      std::unique_lock lock(read_mu_);
+      for (;;) {
+        if (closing_ || ended_) break;
+        if (callers_ > 0 || reading_) {
+          // Timed: the last caller to leave does not wake this thread (that would cost the
+          // wake-up the callers' reading saves); it looks again on its own.
+          io_cv_.wait_for(lock, kIoThreadGrace);
+          continue;
+        }
+        if (auto until = callers_left_ + kIoThreadGrace; Clock::now() < until) {
+          io_cv_.wait_until(lock, until);
+          continue;
+        }
+        break;
+      }
+      if (closing_) return;
+      if (ended_) break;
+      reading_ = io_reading_ = true;
+    }
+    Step step = PollOnce(-1);
+    {
+      std::lock_guard lock(read_mu_);
+      reading_ = io_reading_ = false;
+      if (step == Step::kEnd) ended_ = true;
+    }
+    read_cv_.notify_all();
+    if (step == Step::kClosing) return;
+    if (step == Step::kEnd) break;
+  }
+  ReportEnd();
+}
+
+LineTransport::Step LineTransport::PollOnce(int timeout_ms) {
   char chunk[65536];
-  bool out_open = true, err_open = static_cast<bool>(stderr_fd_);
-  std::string eof_reason;
-  while (out_open && !closing_) {
-    pollfd fds[3] = {{read_fd_.get(), POLLIN, 0},
-                     {err_open ? stderr_fd_.get() : -1, POLLIN, 0},
-                     {wake_read_.get(), POLLIN, 0}};
-    if (::poll(fds, 3, -1) < 0) {
-      if (errno == EINTR) continue;
-      eof_reason = std::string("poll failed: ") + strerror(errno);
-      break;
-    }
-    if (fds[2].revents) break;
-    if (fds[1].revents) {
-      ssize_t n = ::read(stderr_fd_.get(), chunk, sizeof chunk);
-      if (n > 0) {
-        HandleStderr({chunk, static_cast<size_t>(n)}, false);
-      } else if (n == 0 || errno != EINTR) {
-        err_open = false;
-      }
-    }
-    if (fds[0].revents) {
-      ssize_t n = ::read(read_fd_.get(), chunk, sizeof chunk);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        out_open = false;
-        if (n < 0) eof_reason = std::string("read failed: ") + strerror(errno);
-        break;
-      }
-      buf.append(chunk, static_cast<size_t>(n));
-      size_t start = 0;
-      for (size_t nl; (nl = buf.find('\n', start)) != std::string::npos; start = nl + 1) {
-        HandleLine(std::string_view(buf).substr(start, nl - start));
-      }
-      buf.erase(0, start);
-      if (buf.size() > options_.max_line_bytes) {
-        eof_reason = "message larger than " + std::to_string(options_.max_line_bytes) + " bytes";
-        break;
-      }
+  pollfd fds[4] = {{read_fd_.get(), POLLIN, 0},
+                   {err_open_ ? stderr_fd_.get() : -1, POLLIN, 0},
+                   {wake_read_.get(), POLLIN, 0},
+                   {interrupt_.get(), POLLIN, 0}};
+  int ready = ::poll(fds, 4, timeout_ms);
+  if (ready < 0) {
+    if (errno == EINTR) return Step::kAgain;
+    end_reason_ = std::string("poll failed: ") + strerror(errno);
+    return Step::kEnd;
+  }
+  if (ready == 0) return Step::kAgain;
+  if (fds[2].revents) return Step::kClosing;
+  if (fds[1].revents) {
+    ssize_t n = ::read(stderr_fd_.get(), chunk, sizeof chunk);
+    if (n > 0) {
+      HandleStderr({chunk, static_cast<size_t>(n)}, false);
+    } else if (n == 0 || errno != EINTR) {
+      err_open_ = false;
     }
   }
+  if (fds[0].revents) {
+    ssize_t n = ::read(read_fd_.get(), chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) return Step::kAgain;
+    if (n <= 0) {
+      if (n < 0) end_reason_ = std::string("read failed: ") + strerror(errno);
+      return Step::kEnd;
+    }
+    buf_.append(chunk, static_cast<size_t>(n));
+    size_t start = 0;
+    for (size_t nl; (nl = buf_.find('\n', start)) != std::string::npos; start = nl + 1) {
+      HandleLine(std::string_view(buf_).substr(start, nl - start));
+    }
+    buf_.erase(0, start);
+    if (buf_.size() > options_.max_line_bytes) {
+      end_reason_ = "message larger than " + std::to_string(options_.max_line_bytes) + " bytes";
+      return Step::kEnd;
+    }
+  }
+  if (fds[3].revents) {
+    uint64_t count;
+    ssize_t ignored = ::read(interrupt_.get(), &count, sizeof count);
+    (void)ignored;
+  }
+  return Step::kAgain;
+}
+
+void LineTransport::ReportEnd() {
   if (closing_) return;
   // The peer went away on its own. Drain what stderr still holds: it usually says why.
-  while (err_open) {
+  char chunk[65536];
+  while (err_open_) {
     pollfd p{stderr_fd_.get(), POLLIN, 0};
     if (::poll(&p, 1, 200) <= 0) break;
     ssize_t n = ::read(stderr_fd_.get(), chunk, sizeof chunk);
@@ -187,7 +309,7 @@ void LineTransport::Run() {
   HandleStderr({}, true);
   std::string detail = options_.exit_detail ? options_.exit_detail() : std::string();
   std::string message = "MCP server connection lost (" + options_.describe + ")";
-  if (!eof_reason.empty()) message += ": " + eof_reason;
+  if (!end_reason_.empty()) message += ": " + end_reason_;
   if (!detail.empty()) message += ": " + detail;
   std::string tail = StderrTail();
   if (on_close_)

@@ -3,11 +3,18 @@
 // tests run it over a socketpair against an in-process fake server.
 //
 // Tolerant by design: lines that are not JSON (banners, console.log debris) and blank lines
-// are logged and skipped; a JSON array is split into its messages. One I/O thread per
-// transport polls stdout, stderr and a wake-up pipe.
+// are logged and skipped; a JSON array is split into its messages.
+//
+// One reader at a time polls stdout, stderr and the wake-ups: either the transport's I/O thread
+// or a caller inside SendRequest(), which reads until its own answer arrives. The answer to a
+// sequential call thus costs one thread wake-up instead of two (I/O thread, then caller); the
+// I/O thread stays parked while callers read and for a moment after the last one left, and
+// only it reports the end of the stream (on_close runs on it, never on a caller).
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -15,8 +22,8 @@
 #include <thread>
 
 #include "core/call_log.h"
-#include "mcp/transport.h"
 #include "core/unique_fd.h"
+#include "mcp/transport.h"
 
 namespace clawtools::mcp {
 
@@ -40,6 +47,7 @@ class LineTransport final : public Transport {
 
   Status Start(MessageHandler on_message, CloseHandler on_close) override;
   Status Send(const Json& message) override;
+  Status SendRequest(const Json& request, const AnswerWait& wait) override;
   void Close() override;
   std::string Describe() const override { return options_.describe; }
 
@@ -51,12 +59,23 @@ class LineTransport final : public Transport {
   std::string StderrTail() const;
 
  private:
+  // After one wait for input: look again (data handled, timeout, interrupt), Close() was
+  // called, or the stream ended (end_reason_ says why when it was not a plain EOF).
+  enum class Step { kAgain, kClosing, kEnd };
+
   void Run();
+  // One wait for input and handling what it brought, by the holder of the reader role.
+  Step PollOnce(int timeout_ms);
+  // The peer went away on its own: drain stderr, then on_close. I/O thread only.
+  void ReportEnd();
+  // Makes the current reader return from its poll.
+  void Interrupt();
   void HandleLine(std::string_view line);
   void HandleStderr(std::string_view chunk, bool flush);
 
   UniqueFd read_fd_, write_fd_, stderr_fd_;
-  UniqueFd wake_read_, wake_write_;
+  UniqueFd wake_read_, wake_write_;  // Close(): readable for good
+  UniqueFd interrupt_;               // eventfd: "give up the reader role / look again"
   LineTransportOptions options_;
   MessageHandler on_message_;
   CloseHandler on_close_;
@@ -66,6 +85,22 @@ class LineTransport final : public Transport {
   std::string stderr_tail_;
   size_t stderr_logged_ = 0;
   std::atomic<bool> closing_{false};
+  bool started_ = false;  // set by Start(), before any caller
+
+  // The reader role. Its holder alone touches the reader state below.
+  std::mutex read_mu_;
+  std::condition_variable read_cv_;  // callers: the role is free, or an answer may be in
+  std::condition_variable io_cv_;    // the parked I/O thread
+  bool reading_ = false;             // someone holds the role
+  bool io_reading_ = false;          // ... and it is the I/O thread
+  int callers_ = 0;                  // callers inside SendRequest
+  std::chrono::steady_clock::time_point callers_left_;
+  bool ended_ = false;  // a reader met the end of the stream; the I/O thread reports it
+  // Reader state.
+  std::string buf_;
+  bool err_open_ = false;
+  std::string end_reason_;
+
   std::thread thread_;
 };
 

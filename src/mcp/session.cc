@@ -76,7 +76,14 @@ Expected<Json> JsonRpcSession::Call(const std::string& method, Json params,
     if (!params.is_object()) params = Json::object();
     params["_meta"]["progressToken"] = id;
   }
-  if (auto st = transport_->Send(MakeRequest(id, method, std::move(params))); !st) {
+  AnswerWait wait;
+  wait.deadline = options.deadline;
+  wait.stop = options.stop;
+  wait.answered = [this, &pending] {
+    std::lock_guard lock(mu_);
+    return pending->answer.has_value();
+  };
+  if (auto st = transport_->SendRequest(MakeRequest(id, method, std::move(params)), wait); !st) {
     std::lock_guard lock(mu_);
     pending_.erase(id);
     return std::unexpected(st.error());

@@ -5,10 +5,12 @@
 // or the death of the transport, whichever comes first. On deadline or stop it sends
 // `notifications/cancelled` for the request (MCP cancellation) and fails with
 // kDeadlineExceeded / kCancelled. When the transport dies, every pending and later call fails
-// with kUnavailable naming the cause.
+// with kUnavailable naming the cause. Requests go out through Transport::SendRequest, so a
+// transport that can receive on the calling thread hands the answer over without a thread
+// switch.
 //
 // Progress: a call with a progress callback carries `_meta.progressToken`; matching
-// `notifications/progress` go to that callback (on the transport thread: keep it short).
+// `notifications/progress` go to that callback (on the receiving thread: keep it short).
 #pragma once
 
 #include <chrono>

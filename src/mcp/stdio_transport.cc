@@ -51,6 +51,11 @@ Status StdioTransport::Send(const Json& message) {
   return line_->Send(message);
 }
 
+Status StdioTransport::SendRequest(const Json& request, const AnswerWait& wait) {
+  if (!line_) return Fail(ErrorCode::kUnavailable, "MCP server not started");
+  return line_->SendRequest(request, wait);
+}
+
 void StdioTransport::Close() {
   if (line_) {
     line_->MarkClosing();

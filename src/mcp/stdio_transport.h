@@ -21,6 +21,7 @@ class StdioTransport final : public Transport {
   // Spawns the process; fails when the command cannot be executed.
   Status Start(MessageHandler on_message, CloseHandler on_close) override;
   Status Send(const Json& message) override;
+  Status SendRequest(const Json& request, const AnswerWait& wait) override;
   // EOF on stdin, then SIGTERM and SIGKILL to the group after a grace period each.
   void Close() override;
   std::string Describe() const override { return "stdio:" + spec_.command; }

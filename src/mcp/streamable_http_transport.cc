@@ -185,6 +185,20 @@ Status StreamableHttpTransport::Send(const Json& message) {
   return {};
 }
 
+Status StreamableHttpTransport::SendRequest(const Json& request, const AnswerWait& wait) {
+  if (stop_) return Fail(ErrorCode::kUnavailable, "MCP transport closed");
+  if (!request.contains("method") || !request.contains("id")) return Send(request);
+  std::string body = request.dump(-1, ' ', false, Json::error_handler_t::replace);
+  const Json& id = request["id"];
+  std::string err = Post(body, id, {.stop = &stop_, .token = wait.stop, .deadline = wait.deadline});
+  // A caller that stopped or ran out of time fails on its own terms (and sends the
+  // cancellation); a transport error would hide that.
+  if (!wait.stop.stop_requested() && std::chrono::steady_clock::now() < wait.deadline) {
+    FailRequest(id, err);
+  }
+  return {};
+}
+
 void StreamableHttpTransport::Listen() {
   std::string last_id;
   int failures = 0;

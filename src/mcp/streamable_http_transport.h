@@ -12,9 +12,10 @@
 // `Last-Event-ID` (3 tries; an HTTP error status ends them). A request that still gets no
 // answer is answered locally with a transport error, so the caller fails at once.
 //
-// Connections are kept between requests (HttpClient). Each request's POST runs on its own
-// thread (the caller must stay able to time out and cancel while the answer streams); finished
-// threads are joined on the next Send.
+// Connections are kept between requests (HttpClient). SendRequest() runs the POST on the
+// calling thread, bounded by the caller's deadline and stop token, so the answer needs no
+// thread hand-off; a request given to Send() gets a thread of its own instead (the caller must
+// stay able to time out and cancel while the answer streams), joined on a later Send.
 #pragma once
 
 #include <atomic>
@@ -38,6 +39,7 @@ class StreamableHttpTransport final : public Transport {
 
   Status Start(MessageHandler on_message, CloseHandler on_close) override;
   Status Send(const Json& message) override;
+  Status SendRequest(const Json& request, const AnswerWait& wait) override;
   void Close() override;
   void SetProtocolVersion(const std::string& version) override;
   std::string Describe() const override { return options_.url; }
