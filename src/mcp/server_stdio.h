@@ -1,11 +1,13 @@
 // Serving one McpServerSession over MCP's stdio framing: newline-delimited JSON-RPC read from
 // `in_fd`, answers written to `out_fd` (stdout is the protocol: nothing else may write there).
 //
-// tools/call requests run on a small worker pool so that, while a call runs, the loop keeps
+// Up to `workers` tools/call requests run at once, and while they run another thread keeps
 // reading: ping answers and notifications/cancelled reaches the running call. Everything else
-// is answered inline, in order. Lines that are not JSON get a -32700 answer with a null id.
-// Returns at end of input after the in-flight calls have finished and been answered. Writes to
-// a socket never raise SIGPIPE; a process serving a pipe should ignore SIGPIPE itself.
+// is answered inline, in order. A call runs on the thread that read it (no hand-off to a
+// worker), which keeps a sequential client's round trip short. Lines that are not JSON get a
+// -32700 answer with a null id. Returns at end of input after the in-flight calls have finished
+// and been answered. Writes to a socket never raise SIGPIPE; a process serving a pipe should
+// ignore SIGPIPE itself.
 #pragma once
 
 #include <cstddef>
