@@ -34,9 +34,9 @@ ApprovalGate::ApprovalGate(std::shared_ptr<ApprovalManager> manager, CommandAnal
                            std::shared_ptr<Approver> approver)
     : manager_(std::move(manager)), analyze_(std::move(analyze)), approver_(std::move(approver)) {}
 
-GateVerdict ApprovalGate::Check(const CallContext& ctx, std::string_view command,
-                                std::string_view cwd) const {
-  execpolicy::Analysis analysis = analyze_(command, ctx.agent_id());
+GateVerdict ApprovalGate::DoCheck(const CallContext& ctx, const CommandCheck& check) const {
+  const std::string_view command = check.command, cwd = check.cwd;
+  execpolicy::Analysis analysis = analyze_(command, ctx.agent_id(), check.provided_env);
   ApprovalSubject subject{ctx.agent_id(), ctx.user_id(), ctx.session_key(), std::string(command),
                           std::string(cwd)};
   auto checked = manager_->Check(subject, analysis);

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <span>
 #include <string_view>
 
 #include "approval/approval_manager.h"
@@ -15,8 +16,10 @@
 namespace clawtools {
 
 // The agent matters: deny groups can be switched per agent (tools.exec in agents.list[]).
+// `provided_env`: CommandCheck::provided_env.
 using CommandAnalyzer =
-    std::function<execpolicy::Analysis(std::string_view command, std::string_view agent_id)>;
+    std::function<execpolicy::Analysis(std::string_view command, std::string_view agent_id,
+                                       std::span<const std::string> provided_env)>;
 using AnalysisOptionsFor = std::function<execpolicy::AnalysisOptions(std::string_view agent_id)>;
 
 class ApprovalGate final : public CommandGate {
@@ -27,8 +30,8 @@ class ApprovalGate final : public CommandGate {
 
   // GateVerdict::rule: the analyser or allowlist rule, "approval:allow-once",
   // "approval:allow-always", "approval:deny", "approval:expired", "approval:error".
-  GateVerdict Check(const CallContext& ctx, std::string_view command,
-                    std::string_view cwd) const override;
+ protected:
+  GateVerdict DoCheck(const CallContext& ctx, const CommandCheck& check) const override;
 
  private:
   std::shared_ptr<ApprovalManager> manager_;

@@ -9,9 +9,12 @@ std::shared_ptr<CommandGate> MakeApprovalGate(std::shared_ptr<ApprovalManager> m
                                               std::shared_ptr<Approver> approver) {
   return std::make_shared<ApprovalGate>(
       std::move(manager),
-      [options_for = std::move(options_for)](std::string_view command, std::string_view agent) {
-        return execpolicy::AnalyzeCommand(
-            command, options_for ? options_for(agent) : execpolicy::AnalysisOptions{});
+      [options_for = std::move(options_for)](std::string_view command, std::string_view agent,
+                                             std::span<const std::string> provided_env) {
+        execpolicy::AnalysisOptions options =
+            options_for ? options_for(agent) : execpolicy::AnalysisOptions{};
+        options.provided_variables.assign(provided_env.begin(), provided_env.end());
+        return execpolicy::AnalyzeCommand(command, options);
       },
       std::move(approver));
 }

@@ -53,7 +53,9 @@ std::string Basename(const std::string& s) {
 class Analyzer final : public ExpansionHooks {
  public:
   Analyzer(Findings& findings, std::vector<SimpleCommand>& commands)
-      : findings_(findings), commands_(commands) {}
+      : findings_(findings), commands_(commands) {
+    env_.provided = &findings.provided_variables();
+  }
 
   void Top(std::string_view text) {
     try {

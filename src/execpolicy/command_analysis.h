@@ -36,6 +36,9 @@ struct AnalysisOptions {
   std::vector<std::string> disabled_groups;
   // Deny groups switched on that are off by default.
   std::vector<std::string> enabled_groups;
+  // Variables the runner adds to the environment (a custom tool's own env): printing them is
+  // not a secret dump (their values are the tool's own, and scrubbed from its output).
+  std::vector<std::string> provided_variables;
 };
 
 Analysis AnalyzeCommand(std::string_view command, const AnalysisOptions& options = {});

@@ -283,7 +283,7 @@ class Expander {
     Segment s{p.source};
     s.dynamic = true;
     s.taint = taint;
-    if (IsSecretVariableName(p.text)) s.taint |= kTaintSecretVar;
+    if (IsSecretVariableName(p.text) && !env_.Provided(p.text)) s.taint |= kTaintSecretVar;
     return s;
   }
 

@@ -9,10 +9,12 @@
 // the field `dynamic`, its text showing the original source in place of the unknown value.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "execpolicy/ast.h"
@@ -48,6 +50,13 @@ class Env {
   void SetUnknown(const std::string& name) { vars_[name] = Variable{}; }
   // After a branch that may or may not have run: variables whose value differs become unknown.
   void MergeBranch(const Env& branch);
+
+  // A variable the runner provides (AnalysisOptions::provided_variables): its value is not a
+  // secret of the gateway's.
+  bool Provided(std::string_view name) const {
+    return provided && std::ranges::find(*provided, name) != provided->end();
+  }
+  const std::vector<std::string>* provided = nullptr;
 
   std::vector<std::string> positional;  // $1.. (positional[0] is $0)
   bool positional_known = false;

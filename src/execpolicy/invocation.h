@@ -68,6 +68,8 @@ class Findings {
   explicit Findings(const AnalysisOptions& options);
 
   bool GroupEnabled(std::string_view group) const;
+  // AnalysisOptions::provided_variables.
+  const std::vector<std::string>& provided_variables() const { return options_.provided_variables; }
   void Add(Decision d, std::string_view group, std::string_view name, std::string reason,
            std::string matched);
   void Deny(std::string_view group, std::string_view name, std::string reason,

@@ -186,7 +186,9 @@ void EnvDump(const RuleInput& in, Findings& out) {
       return out.Deny(g, "printenv", "printenv prints every environment variable",
                       inv.Canonical(true));
     for (size_t i : a.operands) {
-      if (IsSecretVariableName(inv.Word(i)))
+      if (IsSecretVariableName(inv.Word(i)) &&
+          std::ranges::find(out.provided_variables(), inv.Word(i)) ==
+              out.provided_variables().end())
         return out.Deny(g, "secret_variable", "prints the secret variable " + inv.Word(i),
                         inv.Canonical(true));
     }

@@ -63,7 +63,9 @@ class ApprovalGateTest : public ::testing::Test {
 
   // The analyser stand-in: whatever analysis the test set last.
   CommandAnalyzer Analyzer() {
-    return [this](std::string_view, std::string_view) { return analysis_; };
+    return [this](std::string_view, std::string_view, std::span<const std::string>) {
+      return analysis_;
+    };
   }
 
   // Decides the first pending request once it appears.

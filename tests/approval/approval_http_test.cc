@@ -32,7 +32,8 @@ constexpr char kToken[] = "approval-test-token";
 const std::vector<std::string> kAuth = {std::string("Authorization: Bearer ") + kToken};
 
 // Whitespace splitting stands in for the command analyser.
-execpolicy::Analysis SplitWords(std::string_view command, std::string_view /*agent*/) {
+execpolicy::Analysis SplitWords(std::string_view command, std::string_view /*agent*/,
+                                std::span<const std::string> /*provided_env*/) {
   execpolicy::Analysis a;
   std::istringstream in{std::string(command)};
   execpolicy::SimpleCommand cmd;

@@ -8,12 +8,12 @@
 #include <iterator>
 #include <thread>
 
+#include "../store/test_database.h"
 #include "core/registry.h"
 #include "core/scrub_filter.h"
 #include "custom_tools/custom_tool_loader.h"
 #include "custom_tools/custom_tool_store.h"
 #include "execpolicy/command_analysis.h"
-#include "../store/test_database.h"
 
 namespace clawtools::custom_tools {
 namespace {
@@ -48,9 +48,10 @@ class SimpleToolStub final : public SimpleTool {
 // The exec command analysis as the only gate: deny rules refuse, everything else runs.
 class AnalysisGate final : public CommandGate {
  public:
-  GateVerdict Check(const CallContext&, std::string_view command,
-                    std::string_view) const override {
-    auto a = execpolicy::AnalyzeCommand(command);
+  GateVerdict DoCheck(const CallContext&, const CommandCheck& check) const override {
+    execpolicy::AnalysisOptions options;
+    options.provided_variables.assign(check.provided_env.begin(), check.provided_env.end());
+    auto a = execpolicy::AnalyzeCommand(check.command, options);
     if (a.decision == execpolicy::Decision::kDeny) return {false, a.rule, a.reason};
     return {true, "", ""};
   }
@@ -210,6 +211,27 @@ TEST_P(CustomToolsTest, EchoedSecretReachesTheModelRedacted) {
   EXPECT_NE(out.result.for_llm.find("hello"), std::string::npos) << out.result.for_llm;
 }
 
+// A tool may print its own variables (their values are scrubbed), not anyone else's: the
+// analysis exempts exactly the names the tool provides.
+TEST_P(CustomToolsTest, ToolMayEchoItsOwnVariablesOnly) {
+  CustomToolDef own = Def("own", "echo \"token=$API_KEY\" {{.msg}}; printenv API_KEY");
+  own.env["API_KEY"] = kSecret;
+  ASSERT_TRUE(tools_->Create(own).has_value());
+  CustomToolDef other = Def("other", "echo \"$OPENAI_API_KEY\" {{.msg}}");
+  other.env["API_KEY"] = kSecret;
+  ASSERT_TRUE(tools_->Create(other).has_value());
+  auto registry = MakeRegistry();
+  CustomToolLoader loader(tools_, *registry, Launcher(), scrubber_);
+  ASSERT_TRUE(loader.Reload().has_value());
+  auto out = Call(*registry, "own", {{"msg", "hello"}});
+  EXPECT_FALSE(out.result.is_error) << out.result.for_llm;
+  EXPECT_EQ(out.result.for_llm.find(kSecret), std::string::npos) << out.result.for_llm;
+  EXPECT_NE(out.result.for_llm.find("token=[REDACTED]"), std::string::npos) << out.result.for_llm;
+  out = Call(*registry, "other", {{"msg", "hello"}});
+  EXPECT_EQ(out.result.error_code, ErrorCode::kPermissionDenied) << out.result.for_llm;
+  EXPECT_NE(out.result.for_llm.find("secret_variable"), std::string::npos) << out.result.for_llm;
+}
+
 TEST_P(CustomToolsTest, DangerousRenderedCommandIsBlocked) {
   auto marker = workspace_ / "still-here";
   std::ofstream(marker) << "x";
@@ -255,7 +277,8 @@ TEST_P(CustomToolsTest, PerAgentIsolation) {
   EXPECT_NE(a->Get("mine"), nullptr);
   EXPECT_EQ(b->Get("mine"), nullptr);
   EXPECT_EQ(registry->Get("mine"), nullptr);
-  EXPECT_NE(Call(*a, "shared", Json::object()).result.for_llm.find("overridden"), std::string::npos);
+  EXPECT_NE(Call(*a, "shared", Json::object()).result.for_llm.find("overridden"),
+            std::string::npos);
   EXPECT_NE(Call(*b, "shared", Json::object()).result.for_llm.find("global"), std::string::npos);
 }
 
@@ -272,7 +295,8 @@ TEST_P(CustomToolsTest, BuiltinsAreNeverShadowed) {
   ASSERT_TRUE(warnings.has_value());
   EXPECT_FALSE(warnings->empty());
   EXPECT_EQ(Call(*registry, "builtin_x", Json::object()).result.for_llm, "builtin");
-  EXPECT_EQ(Call(*loader.ResolveForAgent("agent-a"), "builtin_x", Json::object()).result.for_llm, "builtin");
+  EXPECT_EQ(Call(*loader.ResolveForAgent("agent-a"), "builtin_x", Json::object()).result.for_llm,
+            "builtin");
 }
 
 TEST_P(CustomToolsTest, LiveReloadInProcess) {

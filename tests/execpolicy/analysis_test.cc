@@ -110,6 +110,22 @@ TEST(AnalysisTest, OptInGroups) {
   EXPECT_EQ(a.rule, "network_tools.client");
 }
 
+// A custom tool's own variables may be printed; every other secret-looking one still may not,
+// also through nested shells and printenv.
+TEST(AnalysisTest, ProvidedVariablesAreNotSecretDumps) {
+  AnalysisOptions tool;
+  tool.provided_variables = {"API_KEY"};
+  for (const char* cmd : {"echo $API_KEY", "printf '%s' \"${API_KEY}\"", "printenv API_KEY",
+                          "sh -c 'echo $API_KEY'"}) {
+    EXPECT_EQ(AnalyzeCommand(cmd).rule, "env_dump.secret_variable") << cmd;
+    EXPECT_EQ(AnalyzeCommand(cmd, tool).decision, Decision::kAllow) << cmd;
+  }
+  for (const char* cmd : {"echo $OPENAI_API_KEY", "printenv GITHUB_TOKEN",
+                          "echo $API_KEY $AWS_SECRET_ACCESS_KEY", "env"}) {
+    EXPECT_EQ(AnalyzeCommand(cmd, tool).decision, Decision::kDeny) << cmd;
+  }
+}
+
 TEST(AnalysisTest, UnknownGroupNamesFailClosed) {
   // A name this build does not know is treated as enabled, never as a hole.
   AnalysisOptions on;

@@ -35,7 +35,9 @@ Expected<LaunchedCommand> CommandLauncher::Launch(
 
   if (!gate_)
     return Fail(ErrorCode::kPermissionDenied, "command denied: no command gate configured");
-  GateVerdict v = gate_->Check(ctx, command, cwd);
+  std::vector<std::string> provided;
+  for (const auto& [name, value] : extra_env) provided.push_back(name);
+  GateVerdict v = gate_->Check(ctx, command, cwd, provided);
   if (!v.allowed)
     return Fail(ErrorCode::kPermissionDenied,
                 "command denied: " + (v.reason.empty() ? std::string("refused") : v.reason) +

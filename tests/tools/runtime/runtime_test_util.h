@@ -21,10 +21,9 @@ namespace clawtools {
 class FakeGate : public CommandGate {
  public:
   explicit FakeGate(bool allow) : allow_(allow) {}
-  GateVerdict Check(const CallContext&, std::string_view command,
-                    std::string_view cwd) const override {
+  GateVerdict DoCheck(const CallContext&, const CommandCheck& check) const override {
     std::lock_guard lock(mu_);
-    seen_.push_back({std::string(command), std::string(cwd)});
+    seen_.push_back({std::string(check.command), std::string(check.cwd)});
     if (allow_) return {true, "test:allow", ""};
     return {false, "deny:test-rule", "matches the test deny rule"};
   }
