@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 
@@ -260,6 +261,8 @@ LineTransport::Step LineTransport::ReadFor(const AnswerWait& wait) {
       Step step = PollOnce(0);
       if (step != Step::kAgain || wait.answered()) return step;
       if (Clock::now() >= until) break;
+      // On a contended CPU, whoever else is runnable (the server, maybe) goes first.
+      sched_yield();
     }
     spin_skip_ = kSleepsAfterMiss;
   }

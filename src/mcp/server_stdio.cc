@@ -1,5 +1,6 @@
 #include "mcp/server_stdio.h"
 
+#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -141,6 +142,8 @@ class Server {
       int n = ::epoll_wait(epoll_.get(), &ev, 1, 0);
       if (n != 0) return n;
       if (std::chrono::steady_clock::now() >= until) break;
+      // On a contended CPU, whoever else is runnable (the client, maybe) goes first.
+      sched_yield();
     }
     spin_skip_.store(kSleepsAfterMiss, std::memory_order_relaxed);
     return 0;
