@@ -395,12 +395,10 @@ class StreamableHttpResume : public ::testing::TestWithParam<Break> {
   std::unique_ptr<McpClient> client_;
 };
 
-// KNOWN TRANSPORT BUGS these tests expose (reported with issue #6; src/mcp is not fixed here):
-//  - every .../Drop case that expects a resume fails: a connection dropped mid-body makes curl
-//    fail the exchange (CURLE_PARTIAL_FILE), and StreamableHttpTransport::Post() only resumes
-//    after a stream that ended cleanly (`ok && ...` in its resume loop);
-//  - BreakInsideAnEventResumesFromTheLastCompleteOne/*: SseParser makes an `id:` field the last
-//    event id as soon as the line is read, not when the event is dispatched.
+// Regressions these tests caught: a connection dropped mid-body (CURLE_PARTIAL_FILE) was not
+// resumed, only a stream that ended cleanly; and an `id:` field became the last event id when
+// its line was read instead of when its event was complete, so a break inside the answer's
+// event skipped the answer on resume.
 TEST_P(StreamableHttpResume, ResumesWithLastEventIdAndCompletesTheCall) {
   ASSERT_NO_FATAL_FAILURE(Start({.events_before_break = {1}}));
   CallRun run = CallEcho();
