@@ -1,12 +1,8 @@
 // The only Beast/Asio translation unit of the gateway: keep it that way (compile cost).
 #include "gateway/gateway.h"
 
-#include "gateway/approval_routes.h"
-#include "gateway/admin_mcp_routes.h"
-#include "gateway/custom_tool_routes.h"
-#include "gateway/mcp_routes.h"
-
 #include <strings.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <array>
@@ -37,11 +33,16 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <thread>
 #include <vector>
 
+#include "gateway/admin_mcp_routes.h"
+#include "gateway/approval_routes.h"
 #include "gateway/auth.h"
+#include "gateway/custom_tool_routes.h"
 #include "gateway/listen_address.h"
+#include "gateway/mcp_routes.h"
 #include "gateway/routes.h"
 #include "gateway/sse.h"
 #include "version.h"
@@ -91,9 +92,54 @@ HttpResponse InvokeHandler(const Route& route, const HttpRequest& request, CallL
   }
 }
 
+http::response<http::string_body> Message(const HttpResponse& response, bool keep_alive) {
+  http::response<http::string_body> message{static_cast<http::status>(response.status), 11};
+  message.set(http::field::server, "clawtools/" CLAWTOOLS_VERSION);
+  message.set(http::field::content_type, response.content_type);
+  for (const auto& [name, value] : response.headers) message.set(name, value);
+  message.body() = response.body;
+  message.keep_alive(keep_alive);
+  message.prepare_payload();
+  return message;
+}
+
+// A response and how much of it is already on the wire.
+struct Answer {
+  HttpResponse response;
+  std::string wire;  // the serialized response when a worker started writing it
+  size_t sent = 0;   // bytes of `wire` written
+  bool failed = false;
+};
+
+// Writes what the socket takes without blocking. A worker owns the socket meanwhile: the
+// connection's coroutine is suspended waiting for it, and nothing else touches an active one.
+void SendWithoutBlocking(int fd, Answer& a) {
+  while (a.sent < a.wire.size()) {
+    ssize_t n =
+        ::send(fd, a.wire.data() + a.sent, a.wire.size() - a.sent, MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n > 0) {
+      a.sent += static_cast<size_t>(n);
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      a.failed = n < 0 && errno != EAGAIN && errno != EWOULDBLOCK;
+      return;
+    }
+  }
+}
+
+// Runs a blocking route on the pool, and writes the response from there as far as the socket
+// takes it: the client has its answer while the io thread is still being woken to read the
+// next request, one thread hop less on every round trip (the MCP and invoke hot paths).
 // Parameters by value: the coroutine outlives the caller's locals while it waits on the pool.
-asio::awaitable<HttpResponse> RunOnPool(const Route* route, HttpRequest request, CallLog* log) {
-  co_return InvokeHandler(*route, request, *log);
+asio::awaitable<Answer> RunOnPool(const Route* route, HttpRequest request, CallLog* log, int fd,
+                                  bool keep_alive) {
+  Answer a{InvokeHandler(*route, request, *log)};
+  std::ostringstream wire;
+  wire << Message(a.response, keep_alive);
+  a.wire = std::move(wire).str();
+  SendWithoutBlocking(fd, a);
+  co_return a;
 }
 
 // The answer to a failed read, or nullopt when the connection should just close (peer gone,
@@ -134,7 +180,8 @@ class Gateway::Impl {
     AddCustomToolRoutes(router_, runtime_.custom_tool_store(), runtime_.custom_tools(),
                         runtime_.custom_tool_events());
     AddEventStream("/v1/events", runtime_.events());
-    const Json& mcp = runtime_.config().root().value(Json::json_pointer("/gateway/mcp"), Json::object());
+    const Json& mcp =
+        runtime_.config().root().value(Json::json_pointer("/gateway/mcp"), Json::object());
     AddMcpRoutes(router_, runtime_,
                  {.allowed_origins = mcp.value("allowed_origins", std::vector<std::string>{}),
                   .allowed_hosts = mcp.value("allowed_hosts", std::vector<std::string>{})});
@@ -284,8 +331,15 @@ class Gateway::Impl {
         co_await Stream(conn, std::move(bus), method, target, start);
         break;
       } else {
-        keep_alive = parser.get().keep_alive();
-        response = co_await Handle(parser.get());
+        keep_alive = parser.get().keep_alive() && !stopping_;
+        Answer answer = co_await Handle(parser.get(), *conn, keep_alive);
+        response = std::move(answer.response);
+        if (!answer.wire.empty()) {
+          bool written = !answer.failed && co_await WriteRest(*conn, answer);
+          LogRequest(method, target, response.status, start);
+          if (!written || !keep_alive) break;
+          continue;
+        }
       }
       keep_alive = keep_alive && !stopping_;
       bool written = co_await Write(*conn, response, keep_alive);
@@ -313,11 +367,14 @@ class Gateway::Impl {
     }
   }
 
-  asio::awaitable<HttpResponse> Handle(http::request<http::string_body>& message) {
+  // The route's response; blocking routes run on the pool, which may already have written it
+  // (Answer::wire), with `keep_alive` in its Connection header.
+  asio::awaitable<Answer> Handle(http::request<http::string_body>& message, Connection& conn,
+                                 bool keep_alive) {
     HttpRequest request;
     request.method = std::string(View(message.method_string()));
     if (!ParseTarget(View(message.target()), request)) {
-      co_return ErrorResponse(400, "malformed request target");
+      co_return Answer{ErrorResponse(400, "malformed request target")};
     }
     for (const auto& field : message) {
       request.headers.emplace_back(std::string(View(field.name_string())),
@@ -330,38 +387,44 @@ class Gateway::Impl {
     if (!open && !token_.empty() && !BearerTokenMatches(request.Header("Authorization"), token_)) {
       HttpResponse denied = ErrorResponse(401, "unauthorized");
       denied.headers.emplace_back("WWW-Authenticate", "Bearer");
-      co_return denied;
+      co_return Answer{std::move(denied)};
     }
     if (match.route == nullptr) {
       if (match.allowed_methods.empty()) {
-        co_return ErrorResponse(404, "no route for " + request.method + " " + request.path);
+        co_return Answer{ErrorResponse(404, "no route for " + request.method + " " + request.path)};
       }
       std::string allow;
       for (const std::string& m : match.allowed_methods) allow += (allow.empty() ? "" : ", ") + m;
       HttpResponse wrong = ErrorResponse(
           405, request.method + " not allowed on " + request.path + " (allowed: " + allow + ")");
       wrong.headers.emplace_back("Allow", allow);
-      co_return wrong;
+      co_return Answer{std::move(wrong)};
     }
-    if (match.bad_escape) co_return ErrorResponse(400, "malformed %-escape in path");
+    if (match.bad_escape) co_return Answer{ErrorResponse(400, "malformed %-escape in path")};
     request.params = std::move(match.params);
     if (match.route->traits.blocking) {
-      co_return co_await asio::co_spawn(
-          *pool_, RunOnPool(match.route, std::move(request), &runtime_.log()), asio::use_awaitable);
+      co_return co_await asio::co_spawn(*pool_,
+                                        RunOnPool(match.route, std::move(request), &runtime_.log(),
+                                                  conn.stream.socket().native_handle(), keep_alive),
+                                        asio::use_awaitable);
     }
-    co_return InvokeHandler(*match.route, request, runtime_.log());
+    co_return Answer{InvokeHandler(*match.route, request, runtime_.log())};
   }
 
   asio::awaitable<bool> Write(Connection& conn, const HttpResponse& response, bool keep_alive) {
-    http::response<http::string_body> message{static_cast<http::status>(response.status), 11};
-    message.set(http::field::server, "clawtools/" CLAWTOOLS_VERSION);
-    message.set(http::field::content_type, response.content_type);
-    for (const auto& [name, value] : response.headers) message.set(name, value);
-    message.body() = response.body;
-    message.keep_alive(keep_alive);
-    message.prepare_payload();
+    auto message = Message(response, keep_alive);
     conn.stream.expires_after(options_.io_timeout);
     auto [ec, bytes] = co_await http::async_write(conn.stream, message, kNoThrow);
+    co_return !ec;
+  }
+
+  // What a worker could not write without blocking (a slow reader, a large body).
+  asio::awaitable<bool> WriteRest(Connection& conn, const Answer& answer) {
+    if (answer.sent == answer.wire.size()) co_return true;
+    conn.stream.expires_after(options_.io_timeout);
+    auto [ec, bytes] = co_await asio::async_write(
+        conn.stream,
+        asio::buffer(answer.wire.data() + answer.sent, answer.wire.size() - answer.sent), kNoThrow);
     co_return !ec;
   }
 
