@@ -358,6 +358,41 @@ TEST_F(GatewayTest, KeepAliveReusesTheConnection) {
   EXPECT_EQ(third.new_connections, 0);
 }
 
+// A pool worker writes a response only as far as the socket takes it without blocking; a
+// client that reads late gets the rest from the io thread, intact, and the connection lives on.
+TEST_F(GatewayTest, LargeResponsesToSlowReadersArriveWhole) {
+  const std::string big(16 << 20, 'x');  // more than the send and receive buffers hold
+  ASSERT_TRUE(runtime_->registry().Register(std::make_shared<FunctionTool>(
+      "big", ObjectSchema(),
+      [&big](const CallContext&, const Json&) { return Result::Text(big); })));
+  Start();
+  int fd = ConnectRaw(gateway_->port());
+  ASSERT_GE(fd, 0);
+  const std::string body = R"({"args":{}})";
+  auto request = [&](const char* connection) {
+    return "POST /v1/tools/big/invoke HTTP/1.1\r\nHost: x\r\nConnection: " +
+           std::string(connection) +
+           "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+           "\r\n\r\n" + body;
+  };
+  std::string twice = request("keep-alive") + request("close");
+  ASSERT_EQ(::write(fd, twice.data(), twice.size()), static_cast<ssize_t>(twice.size()));
+  std::this_thread::sleep_for(300ms);  // the worker fills the socket buffer and gives up
+  bool closed = false;
+  std::string got = ReadAll(fd, 3000, &closed);
+  ::close(fd);
+  // Both responses, each with the whole body.
+  size_t first = got.find("HTTP/1.1 200");
+  size_t second = got.find("HTTP/1.1 200", first + 1);
+  ASSERT_NE(first, std::string::npos) << got.substr(0, 200);
+  ASSERT_NE(second, std::string::npos);
+  EXPECT_TRUE(closed);
+  size_t one = got.find(big, first);
+  ASSERT_NE(one, std::string::npos);
+  EXPECT_LT(one, second);
+  EXPECT_NE(got.find(big, second), std::string::npos);
+}
+
 TEST_F(GatewayTest, ExpectContinueDoesNotStall) {
   Start();
   Json body{{"args", {{"text", std::string(3000, 'y')}}}};
