@@ -29,5 +29,12 @@ run policy_bench
 echo; echo "== filesystem tools =="
 run fs_bench
 [ -x "$B/bench/fs_search" ] && RUNS=${RUNS:-3} bash "$ROOT/bench/search_vs_rg.sh" "$B"
-for extra in execpolicy_bench sandbox_bench mcp_client_bench; do run "$extra"; done
+echo; echo "== command analysis and sandbox start-up =="
+for extra in execpolicy_bench sandbox_bench; do run "$extra"; done
+echo; echo "== MCP: 1,000 sequential echo calls, official TypeScript SDK vs clawtools, stdio and HTTP =="
+if [ -d "$ROOT/tests/mcp/npm/node_modules/@modelcontextprotocol/sdk" ]; then
+  bash "$ROOT/bench/mcp_bench.sh" "$B"
+else
+  echo "(skipped: run scripts/install-npm.sh for the SDK yardstick)"
+fi
 exit 0
