@@ -40,7 +40,9 @@ MemoryChunk ChunkFromRow(const Row& r) {
                 {}};
   std::string bytes = r.BlobBytes(8);
   c.embedding.resize(bytes.size() / sizeof(float));
-  std::memcpy(c.embedding.data(), bytes.data(), c.embedding.size() * sizeof(float));
+  // An empty vector's data() may be null, which memcpy may not be given even for 0 bytes.
+  if (!c.embedding.empty())
+    std::memcpy(c.embedding.data(), bytes.data(), c.embedding.size() * sizeof(float));
   return c;
 }
 
