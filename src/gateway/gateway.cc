@@ -34,6 +34,7 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <stop_token>
 #include <thread>
 #include <vector>
 
@@ -67,6 +68,10 @@ struct Connection {
   bool idle = false;
   // Set while the connection serves an event stream: ends it (shutdown). Strand only.
   std::function<void()> stop_stream;
+  // A pool worker writing a response and shutdown closing an abandoned connection exclude each
+  // other: a worker must never write to a closed, possibly reused, descriptor.
+  std::mutex socket_mu;
+  bool abandoned = false;  // closed by shutdown; guarded by socket_mu
 };
 
 // An event stream's wake-up: the bus callback and shutdown post to the strand, set a flag and
@@ -112,7 +117,7 @@ struct Answer {
 };
 
 // Writes what the socket takes without blocking. A worker owns the socket meanwhile: the
-// connection's coroutine is suspended waiting for it, and nothing else touches an active one.
+// connection's coroutine is suspended waiting for it, and only shutdown touches an active one.
 void SendWithoutBlocking(int fd, Answer& a) {
   while (a.sent < a.wire.size()) {
     ssize_t n =
@@ -131,14 +136,20 @@ void SendWithoutBlocking(int fd, Answer& a) {
 // Runs a blocking route on the pool, and writes the response from there as far as the socket
 // takes it: the client has its answer while the io thread is still being woken to read the
 // next request, one thread hop less on every round trip (the MCP and invoke hot paths).
+// A call that outlives the shutdown grace (`abandon` requested) is not answered: its
+// connection is closed without a response, as when the gateway stops the io threads.
 // Parameters by value: the coroutine outlives the caller's locals while it waits on the pool.
-asio::awaitable<Answer> RunOnPool(const Route* route, HttpRequest request, CallLog* log, int fd,
-                                  bool keep_alive) {
+asio::awaitable<Answer> RunOnPool(const Route* route, HttpRequest request, CallLog* log,
+                                  std::shared_ptr<Connection> conn, bool keep_alive,
+                                  std::stop_token abandon) {
   Answer a{InvokeHandler(*route, request, *log)};
   std::ostringstream wire;
   wire << Message(a.response, keep_alive);
   a.wire = std::move(wire).str();
-  SendWithoutBlocking(fd, a);
+  std::lock_guard lock(conn->socket_mu);
+  if (!conn->abandoned && !abandon.stop_requested()) {
+    SendWithoutBlocking(conn->stream.socket().native_handle(), a);
+  }
   co_return a;
 }
 
@@ -260,6 +271,8 @@ class Gateway::Impl {
     {
       std::lock_guard lock(connections_mu_);
       for (const auto& entry : connection_map_) {
+        std::lock_guard socket_lock(entry.second->socket_mu);
+        entry.second->abandoned = true;
         beast::error_code ignored;
         entry.second->stream.socket().close(ignored);
       }
@@ -332,7 +345,7 @@ class Gateway::Impl {
         break;
       } else {
         keep_alive = parser.get().keep_alive() && !stopping_;
-        Answer answer = co_await Handle(parser.get(), *conn, keep_alive);
+        Answer answer = co_await Handle(parser.get(), conn, keep_alive);
         response = std::move(answer.response);
         if (!answer.wire.empty()) {
           bool written = !answer.failed && co_await WriteRest(*conn, answer);
@@ -369,8 +382,8 @@ class Gateway::Impl {
 
   // The route's response; blocking routes run on the pool, which may already have written it
   // (Answer::wire), with `keep_alive` in its Connection header.
-  asio::awaitable<Answer> Handle(http::request<http::string_body>& message, Connection& conn,
-                                 bool keep_alive) {
+  asio::awaitable<Answer> Handle(http::request<http::string_body>& message,
+                                 std::shared_ptr<Connection> conn, bool keep_alive) {
     HttpRequest request;
     request.method = std::string(View(message.method_string()));
     if (!ParseTarget(View(message.target()), request)) {
@@ -403,10 +416,11 @@ class Gateway::Impl {
     if (match.bad_escape) co_return Answer{ErrorResponse(400, "malformed %-escape in path")};
     request.params = std::move(match.params);
     if (match.route->traits.blocking) {
-      co_return co_await asio::co_spawn(*pool_,
-                                        RunOnPool(match.route, std::move(request), &runtime_.log(),
-                                                  conn.stream.socket().native_handle(), keep_alive),
-                                        asio::use_awaitable);
+      co_return co_await asio::co_spawn(
+          *pool_,
+          RunOnPool(match.route, std::move(request), &runtime_.log(), std::move(conn), keep_alive,
+                    shutdown_.get_token()),
+          asio::use_awaitable);
     }
     co_return Answer{InvokeHandler(*match.route, request, runtime_.log())};
   }
