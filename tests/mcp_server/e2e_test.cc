@@ -73,6 +73,28 @@ class McpE2E : public ::testing::Test {
     return "http://127.0.0.1:" + port + "/mcp";
   }
 
+  // Stores the fixture server as "fx" (stdio, its own runtime) and grants it.
+  void GrantFx(const std::vector<AgentGrant>& grants) {
+    auto db = store::OpenStore((dir_ / "db.sqlite").string());
+    ASSERT_TRUE(db.has_value());
+    McpServerConfig fx;
+    fx.name = "fx";
+    fx.command = CLAWTOOLS_FIXTURE_SERVER;
+    fx.args = {"--config", (dir_ / "child.json").string(), "--stdio"};
+    ASSERT_TRUE(McpServerStore(**db).Put(fx).has_value());
+    for (const AgentGrant& g : grants)
+      ASSERT_TRUE(McpAccessStore(**db).PutAgentGrant(g).has_value());
+  }
+
+  // A client of the gateway's /mcp as `agent`.
+  std::unique_ptr<McpClient> ConnectAs(const std::string& url, const std::string& agent) {
+    McpServerConfig c;
+    c.transport = TransportKind::kStreamableHttp;
+    c.url = url + "?agent=" + agent;
+    c.headers = {{"Authorization", "Bearer tok"}};
+    return Connect(c);
+  }
+
   static std::vector<std::string> Names(const std::vector<McpToolDef>& tools) {
     std::vector<std::string> out;
     for (const auto& t : tools) out.push_back(t.name);
@@ -303,28 +325,12 @@ TEST_F(McpE2E, HttpSessionsHeadersAndAuth) {
 }
 
 TEST_F(McpE2E, AgentGrantsIsolateMcpServers) {
-  {
-    auto db = store::OpenStore((dir_ / "db.sqlite").string());
-    ASSERT_TRUE(db.has_value());
-    McpServerConfig fx;
-    fx.name = "fx";
-    fx.command = CLAWTOOLS_FIXTURE_SERVER;
-    fx.args = {"--config", (dir_ / "child.json").string(), "--stdio"};
-    ASSERT_TRUE(McpServerStore(**db).Put(fx).has_value());
-    AgentGrant g{.server = "fx", .agent_id = "alice-agent"};
-    g.tools.deny = {"test_error_handling"};
-    ASSERT_TRUE(McpAccessStore(**db).PutAgentGrant(g).has_value());
-  }
+  AgentGrant g{.server = "fx", .agent_id = "alice-agent"};
+  g.tools.deny = {"test_error_handling"};
+  ASSERT_NO_FATAL_FAILURE(GrantFx({g}));
   std::string url = StartHttp();
-  auto connect_as = [&](const std::string& agent) {
-    McpServerConfig c;
-    c.transport = TransportKind::kStreamableHttp;
-    c.url = url + "?agent=" + agent;
-    c.headers = {{"Authorization", "Bearer tok"}};
-    return Connect(c);
-  };
-  auto a = connect_as("alice-agent");
-  auto b = connect_as("bob-agent");
+  auto a = ConnectAs(url, "alice-agent");
+  auto b = ConnectAs(url, "bob-agent");
   ASSERT_TRUE(a && b);
   auto a_tools = a->ListTools(std::chrono::seconds(30));
   auto b_tools = b->ListTools(std::chrono::seconds(30));
@@ -347,26 +353,11 @@ TEST_F(McpE2E, AgentPolicyGroupsCoverStoreGrantedServers) {
     "agents": {"list": [{"id": "only-mcp", "tools": {"allow": ["group:mcp"]}},
                         {"id": "no-fx", "tools": {"deny": ["group:mcp:fx"]}}]},)",
               "db.sqlite");
-  {
-    auto db = store::OpenStore((dir_ / "db.sqlite").string());
-    ASSERT_TRUE(db.has_value());
-    McpServerConfig fx;
-    fx.name = "fx";
-    fx.command = CLAWTOOLS_FIXTURE_SERVER;
-    fx.args = {"--config", (dir_ / "child.json").string(), "--stdio"};
-    ASSERT_TRUE(McpServerStore(**db).Put(fx).has_value());
-    for (const char* agent : {"only-mcp", "no-fx"}) {
-      ASSERT_TRUE(
-          McpAccessStore(**db).PutAgentGrant({.server = "fx", .agent_id = agent}).has_value());
-    }
-  }
+  ASSERT_NO_FATAL_FAILURE(
+      GrantFx({{.server = "fx", .agent_id = "only-mcp"}, {.server = "fx", .agent_id = "no-fx"}}));
   std::string url = StartHttp();
   auto tools_of = [&](const std::string& agent) {
-    McpServerConfig c;
-    c.transport = TransportKind::kStreamableHttp;
-    c.url = url + "?agent=" + agent;
-    c.headers = {{"Authorization", "Bearer tok"}};
-    auto client = Connect(c);
+    auto client = ConnectAs(url, agent);
     std::vector<std::string> names;
     if (!client) return names;
     auto tools = client->ListTools(std::chrono::seconds(30));
